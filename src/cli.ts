@@ -1,0 +1,78 @@
+// `parley serve`: the headless Parley server. Prints one JSON ready line on stdout; logs go to stderr.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseCli, USAGE, type ServeOptions } from "./core/cli-args";
+import { createLogger } from "./services/logger";
+import { createRuntime } from "./server/runtime";
+import { listen } from "./server/listen";
+
+declare const PARLEY_VERSION: string | undefined;
+const VERSION = typeof PARLEY_VERSION === "string" ? PARLEY_VERSION : "0.0.0-dev";
+const EXIT_USAGE = 2;
+const SHUTDOWN_DEADLINE_MS = 4_500;
+
+function fail(message: string, code = EXIT_USAGE): never {
+  process.stderr.write(`parley: ${message}\n`);
+  process.exit(code);
+}
+
+function prepareHome(home: string): void {
+  try {
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    fs.accessSync(home, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    fail(`the home folder ${home} cannot be created or is not readable and writable`);
+  }
+}
+
+function checkProjects(dirs: string[]): void {
+  for (const dir of dirs) {
+    let isDir = false;
+    try {
+      isDir = fs.statSync(dir).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDir) fail(`--project ${dir} is not a directory`);
+  }
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  prepareHome(options.home);
+  checkProjects(options.projects);
+  const log = createLogger();
+  const runtime = createRuntime({ home: options.home, log, gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined });
+  const projects = [];
+  for (const dir of options.projects) projects.push(await runtime.projects.resolveDir(dir));
+
+  const webviewDir = path.join(__dirname, "..", "media", "webview");
+  const server = await listen(runtime, { version: VERSION, webviewDir, host: options.host, port: options.port }).catch((error) => {
+    runtime.close();
+    fail(`cannot listen on ${options.host}:${options.port ?? "4317+"}: ${(error as Error).message}`, 1);
+  });
+
+  process.stdout.write(
+    `${JSON.stringify({
+      url: server.url,
+      token: runtime.token,
+      home: options.home,
+      projects: projects.map((project) => ({ id: project.id, dir: project.dir })),
+    })}\n`,
+  );
+  log.info(`Parley ${VERSION} is ready. Open ${server.url}/?token=${runtime.token}`);
+
+  const stop = (signal: string) => {
+    log.info(`${signal} received, shutting down`);
+    setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
+    void server.close().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+const parsed = parseCli(process.argv.slice(2), process.env, process.cwd(), os.homedir());
+if (!parsed.ok) fail(`${parsed.error} (${USAGE})`);
+else if (parsed.request.command === "help") process.stdout.write(`${USAGE}\n`);
+else if (parsed.request.command === "version") process.stdout.write(`${VERSION}\n`);
+else serve(parsed.request).catch((error) => fail((error as Error).message, 1));

@@ -1,0 +1,31 @@
+// The built-in defaults layer: the bottom of defaults < app < project.
+
+export const DEFAULT_GATEWAY_BASE_URL = "https://openrouter.ai/api/v1";
+export const DEFAULT_GATEWAY_AUTH_URL = "https://openrouter.ai/auth";
+export const DEFAULT_REFERER_URL = "http://127.0.0.1/parley";
+export const APP_NAME = "Parley";
+
+export type DefaultsOptions = { gatewayBaseUrl?: string };
+
+export function builtInDefaults(options: DefaultsOptions = {}) {
+  return {
+    chat: { defaultPromptStyle: "average", enterInsertsNewline: false, autoRetryFailedSends: true },
+    skills: true,
+    agentFiles: true,
+    agentFileNames: ["AGENTS.md"],
+    tags: [],
+    tools: {},
+    allowedHosts: [],
+    refererUrl: DEFAULT_REFERER_URL,
+    providers: [
+      {
+        id: "gateway",
+        provider: "gateway",
+        label: "Gateway",
+        baseUrl: options.gatewayBaseUrl ?? DEFAULT_GATEWAY_BASE_URL,
+        authMode: "apiKey",
+      },
+    ],
+    models: [],
+  };
+}

@@ -1,0 +1,44 @@
+// Validation of a stored settings layer, key by key, so one bad value never hides the good ones.
+import type { z } from "zod";
+import { setOwn, type JsonObject } from "./settings-merge";
+
+export type LayerIssue = { key: string; message: string };
+
+/**
+ * Keeps each known key whose value matches its schema, drops the ones that do not
+ * (reporting them), and passes unknown keys through untouched.
+ */
+export function validateLayer(
+  layer: JsonObject,
+  shape: Record<string, z.ZodType>,
+): { value: JsonObject; issues: LayerIssue[] } {
+  const value: JsonObject = {};
+  const issues: LayerIssue[] = [];
+  for (const [key, raw] of Object.entries(layer)) {
+    const schema = shape[key];
+    if (!schema) {
+      setOwn(value, key, raw);
+      continue;
+    }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) setOwn(value, key, parsed.data);
+    else issues.push({ key, message: parsed.error.issues.map((i) => `${[key, ...i.path].join(".")}: ${i.message}`).join("; ") });
+  }
+  return { value, issues };
+}
+
+/** The zod issues for the keys a patch touched, checked on the merged result. */
+export function issuesForTouchedKeys(
+  merged: JsonObject,
+  touched: string[],
+  shape: Record<string, z.ZodType>,
+): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  for (const key of touched) {
+    const schema = shape[key];
+    if (!schema || !(key in merged)) continue;
+    const parsed = schema.safeParse(merged[key]);
+    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ ...i, path: [key, ...i.path] })));
+  }
+  return issues;
+}

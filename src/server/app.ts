@@ -1,0 +1,53 @@
+// createApp builds the express application from a runtime. It never listens, so tests can drive it
+// in-process and the CLI and the extension bind it the same way.
+import express, { type Express } from "express";
+import type { Runtime } from "./runtime";
+import { hostGuard, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
+import { apiNotFound, errorHandler } from "./middleware/errors";
+import { healthRoutes } from "./routes/health";
+import { projectRoutes } from "./routes/projects";
+import { settingsRoutes } from "./routes/settings";
+import { eventRoutes } from "./routes/events";
+import { webUiRoutes } from "./routes/web-ui";
+import { SseRegistry } from "./sse";
+
+export const JSON_BODY_LIMIT = "1mb";
+
+export type AppOptions = {
+  version: string;
+  /** The built Svelte UI (media/webview); a fallback page is served without it. */
+  webviewDir?: string;
+};
+
+export type ParleyApp = { app: Express; streams: SseRegistry };
+
+export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
+  const app = express();
+  const streams = new SseRegistry();
+  const access: AccessDeps = {
+    token: runtime.token,
+    sessions: runtime.sessions,
+    allowedHosts: () => {
+      const hosts = runtime.settings.appLayer().allowedHosts;
+      return Array.isArray(hosts) ? (hosts as string[]) : [];
+    },
+  };
+
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(hostGuard(access));
+  app.use(originGuard());
+  app.use(tokenLogin(access));
+  app.use(requireAuth(access));
+  app.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
+
+  app.use(healthRoutes(options.version));
+  app.use(projectRoutes(runtime));
+  app.use(settingsRoutes(runtime));
+  app.use(eventRoutes(runtime.events, streams));
+  app.use("/api", apiNotFound);
+  app.use(webUiRoutes(options.webviewDir));
+
+  app.use(errorHandler((line) => runtime.log.error(line)));
+  return { app, streams };
+}

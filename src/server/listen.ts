@@ -1,0 +1,76 @@
+// Binds the app to a loopback port and shuts it down cleanly: stop accepting, end open streams,
+// let in-flight requests finish, close the database.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp, type AppOptions } from "./app";
+import type { Runtime } from "./runtime";
+
+export const DEFAULT_PORT = 4317;
+const PORT_SEARCH_SPAN = 100;
+const FORCE_CLOSE_AFTER_MS = 4_000;
+
+export type ListenOptions = AppOptions & {
+  host?: string;
+  /** 0 picks a free port; absent tries 4317, then the next free port above it. */
+  port?: number;
+};
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  server: http.Server;
+  close(): Promise<void>;
+};
+
+export async function listen(runtime: Runtime, options: ListenOptions): Promise<RunningServer> {
+  const { app, streams } = createApp(runtime, options);
+  const server = http.createServer(app);
+  // Streams are long-lived; the idle timeout only applies between requests on a kept-alive socket.
+  server.requestTimeout = 0;
+  const host = options.host ?? "127.0.0.1";
+  const port = await bindFirstFree(server, host, options.port);
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+      server.close(() => {
+        clearTimeout(force);
+        runtime.close();
+        resolve();
+      });
+      streams.closeAll();
+      server.closeIdleConnections();
+    }));
+
+  return { url: `http://${urlHost}:${port}`, port, server, close };
+}
+
+async function bindFirstFree(server: http.Server, host: string, requested: number | undefined): Promise<number> {
+  if (requested !== undefined) return bind(server, host, requested);
+  for (let port = DEFAULT_PORT; port < DEFAULT_PORT + PORT_SEARCH_SPAN; port++) {
+    try {
+      return await bind(server, host, port);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    }
+  }
+  return bind(server, host, 0);
+}
+
+function bind(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off("listening", onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}

@@ -1,0 +1,127 @@
+// Who may talk to the server: loopback Host names only (DNS-rebinding defence), no foreign Origin on
+// writes (CSRF defence), and on /api a Bearer token or a session cookie. Password and passkey checks
+// slot in as further credential checkers.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { parse as parseCookies, serialize as serializeCookie } from "cookie";
+import { AppError } from "../../core/app-error";
+import type { SessionsRepo } from "../../store/sessions-repo";
+
+export const SESSION_COOKIE = "parley_session";
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[a-z0-9-]+$/i;
+
+export type AccessDeps = {
+  token: string;
+  sessions: SessionsRepo;
+  /** Extra Host names the user allowed in settings. */
+  allowedHosts: () => string[];
+};
+
+/** `/api` routes reachable without credentials (the callback proves itself with its `state`). */
+export function isPublicApiRoute(method: string, path: string): boolean {
+  if (method === "GET" && path === "/api/health") return true;
+  if (path === "/api/access/login" || path.startsWith("/api/access/login/")) return true;
+  return method === "GET" && path === "/api/providers/gateway/oauth/callback";
+}
+
+/** The host name of a Host header value, lower-cased, without port or IPv6 brackets. */
+export function hostName(hostHeader: string): string {
+  const host = hostHeader.trim().toLowerCase();
+  if (host.startsWith("[")) return host.slice(1, host.indexOf("]"));
+  const colon = host.lastIndexOf(":");
+  return colon >= 0 ? host.slice(0, colon) : host;
+}
+
+export function isLoopbackHost(name: string): boolean {
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+export function hostGuard(deps: AccessDeps): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers.host;
+    const name = header ? hostName(header) : "";
+    if (name && (isLoopbackHost(name) || deps.allowedHosts().map((h) => h.toLowerCase()).includes(name))) return next();
+    next(new AppError("forbidden", "this Host is not allowed; add it to the allowedHosts setting to reach Parley by that name"));
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function isTrustedOrigin(origin: string, req: Request): boolean {
+  return WEBVIEW_ORIGIN.test(origin) || origin === `${req.protocol}://${req.headers.host}`;
+}
+
+/** Refuses state-changing requests sent by another site's page; answers webview CORS preflights. */
+export function originGuard(): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin && WEBVIEW_ORIGIN.test(origin)) {
+      // The VS Code webview is its own origin: let it call the API with its Bearer token.
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Vary", "Origin");
+      if (req.method === "OPTIONS") {
+        res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE");
+        res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID");
+        res.setHeader("Access-Control-Max-Age", "600");
+        res.status(204).end();
+        return;
+      }
+    }
+    if (!SAFE_METHODS.has(req.method) && origin !== undefined && !isTrustedOrigin(origin, req)) {
+      next(new AppError("forbidden", "cross-site request refused"));
+      return;
+    }
+    next();
+  };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function bearer(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  return header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
+}
+
+function sessionId(req: Request): string | undefined {
+  return req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
+}
+
+export function isAuthenticated(req: Request, deps: AccessDeps): boolean {
+  const token = bearer(req);
+  if (token !== undefined) return sameSecret(token, deps.token);
+  const session = sessionId(req);
+  return session !== undefined && deps.sessions.touch(session);
+}
+
+export function requireAuth(deps: AccessDeps): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.path.startsWith("/api/") || isPublicApiRoute(req.method, req.path)) return next();
+    if (isAuthenticated(req, deps)) return next();
+    next(new AppError("unauthorized", "sign in with the link Parley printed, or send Authorization: Bearer <token>"));
+  };
+}
+
+/** `GET /?token=…`: trades the start token for an HttpOnly session cookie and cleans the URL. */
+export function tokenLogin(deps: AccessDeps): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const token = req.query.token;
+    if (req.path !== "/" || typeof token !== "string") return next();
+    if (!sameSecret(token, deps.token)) {
+      next(new AppError("unauthorized", "this login link is not valid (Parley makes a new one at every start)"));
+      return;
+    }
+    const id = randomBytes(32).toString("base64url");
+    deps.sessions.deleteExpired();
+    deps.sessions.create(id, String(req.headers["user-agent"] ?? "").slice(0, 200), SESSION_TTL_MS);
+    res.setHeader(
+      "Set-Cookie",
+      serializeCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: "strict", path: "/", maxAge: SESSION_TTL_MS / 1000 }),
+    );
+    res.redirect(302, "/");
+  };
+}

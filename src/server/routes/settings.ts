@@ -1,0 +1,43 @@
+// /api/settings/*: the app layer, a project's layer, its storage, the resolved view, and quarantine.
+import { Router, type Request } from "express";
+import { storageBodySchema } from "../../shared/settings";
+import type { ProjectRegistry } from "../../services/project-registry";
+import type { SettingsService } from "../../services/settings-service";
+import type { AppSettingsStore } from "../../store/app-settings-store";
+import { parseWith } from "../middleware/validation";
+
+export type SettingsDeps = { settings: SettingsService; projects: ProjectRegistry; appStore: AppSettingsStore };
+
+export function settingsRoutes(deps: SettingsDeps): Router {
+  const router = Router();
+  const project = (req: Request) => deps.projects.resolveDir(req.query.projectDir);
+
+  router.get("/api/settings/app", async (_req, res) => {
+    res.json(await deps.settings.getApp());
+  });
+  router.patch("/api/settings/app", async (req, res) => {
+    res.json(await deps.settings.patchApp(req.body));
+  });
+  router.get("/api/settings/app/quarantine", (_req, res) => {
+    res.json(deps.appStore.listQuarantined());
+  });
+
+  router.get("/api/settings/project", async (req, res) => {
+    res.json(await deps.settings.getProject(await project(req)));
+  });
+  router.patch("/api/settings/project", async (req, res) => {
+    res.json(await deps.settings.patchProject(await project(req), req.body));
+  });
+  router.put("/api/settings/project/storage", async (req, res) => {
+    const row = await project(req);
+    const body = parseWith(storageBodySchema, req.body);
+    res.json(await deps.settings.setStorage(row, body.dbBacked));
+  });
+
+  router.get("/api/settings/resolved", async (req, res) => {
+    const row = req.query.projectDir === undefined ? undefined : await project(req);
+    res.json({ settings: await deps.settings.resolved(row) });
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+// The root page: the built Svelte UI when present, else a short page that says what Parley is.
+import fs from "node:fs";
+import path from "node:path";
+import express, { Router } from "express";
+
+const FALLBACK_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parley</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
+<h1>Parley</h1>
+<p>Parley is an AI chat workspace for code: a local server that streams chats with models from many
+vendors through one gateway, keeps custom prompts and layered settings, and serves this page to your
+browser and to the VS Code side panel.</p>
+<p>The web UI has not been built in this copy. Run <code>npm run build</code> and reload.</p>
+</body></html>`;
+
+export function webUiRoutes(webviewDir: string | undefined): Router {
+  const router = Router();
+  const index = webviewDir ? path.join(webviewDir, "index.html") : undefined;
+  if (webviewDir && index && fs.existsSync(index)) {
+    router.use(express.static(webviewDir, { index: "index.html", fallthrough: true }));
+  } else {
+    router.get("/", (_req, res) => {
+      res.type("html").send(FALLBACK_PAGE);
+    });
+  }
+  return router;
+}

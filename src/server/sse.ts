@@ -1,0 +1,61 @@
+// Server-sent events on an express response: headers, framed events, keep-alive comments, cleanup.
+import type { Request, Response } from "express";
+
+export type SseChannel = {
+  send(event: string, data: unknown, id?: number | string): void;
+  close(): void;
+  readonly closed: boolean;
+};
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** Registry of open streams, so shutdown can end them instead of waiting on them. */
+export class SseRegistry {
+  private readonly open = new Set<SseChannel>();
+  add(channel: SseChannel): void {
+    this.open.add(channel);
+  }
+  remove(channel: SseChannel): void {
+    this.open.delete(channel);
+  }
+  closeAll(): void {
+    for (const channel of [...this.open]) channel.close();
+  }
+}
+
+export function openSse(req: Request, res: Response, registry: SseRegistry, onClose?: () => void): SseChannel {
+  res.status(200);
+  res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+  res.setHeader("Cache-Control", "no-cache, no-transform");
+  res.setHeader("Connection", "keep-alive");
+  res.setHeader("X-Accel-Buffering", "no");
+  res.flushHeaders();
+  res.socket?.setNoDelay(true);
+
+  let closed = false;
+  const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+  const channel: SseChannel = {
+    send(event, data, id) {
+      if (closed) return;
+      const idLine = id === undefined ? "" : `id: ${id}\n`;
+      res.write(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    close() {
+      finish();
+      res.end();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+  function finish() {
+    if (closed) return;
+    closed = true;
+    clearInterval(keepAlive);
+    registry.remove(channel);
+    onClose?.();
+  }
+  req.on("close", finish);
+  registry.add(channel);
+  return channel;
+}

@@ -1,0 +1,53 @@
+// Projects: a directory becomes a project on first use; ids are stable across restarts.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { invalid, notFound } from "../core/app-error";
+import type { ProjectRow, ProjectsRepo } from "../store/projects-repo";
+import { removeStaleTemps } from "../store/atomic-write";
+import { projectFilePath } from "../store/project-file";
+import type { EventBus } from "./event-bus";
+
+export class ProjectRegistry {
+  constructor(
+    private readonly repo: ProjectsRepo,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Validates a `projectDir` as the contract demands (absolute, existing directory) and registers it. */
+  async resolveDir(raw: unknown): Promise<ProjectRow> {
+    return (await this.register(raw)).project;
+  }
+
+  /** Like resolveDir, and says whether this call created the project. */
+  async register(raw: unknown): Promise<{ project: ProjectRow; created: boolean }> {
+    if (typeof raw !== "string" || raw.length === 0) throw invalid("projectDir is required");
+    if (!path.isAbsolute(raw)) throw invalid("projectDir must be an absolute path");
+    const dir = await canonicalDir(raw);
+    const { project, created } = this.repo.ensure(dir);
+    if (created) {
+      this.events.publish({ type: "projects.changed", data: { projectId: project.id } });
+      await removeStaleTemps(projectFilePath(dir));
+    }
+    return { project, created };
+  }
+
+  byId(id: string): ProjectRow {
+    const project = this.repo.byId(id);
+    if (!project) throw notFound(`no project with id ${id}`);
+    return project;
+  }
+
+  list(): ProjectRow[] {
+    return this.repo.list();
+  }
+}
+
+async function canonicalDir(dir: string): Promise<string> {
+  try {
+    const real = await fs.realpath(dir);
+    if ((await fs.stat(real)).isDirectory()) return real;
+  } catch {
+    // Reported below without echoing the path back.
+  }
+  throw invalid("projectDir must name an existing directory");
+}

@@ -1,0 +1,15 @@
+// App-wide change events on GET /api/events, so every open UI stays in sync. Each is defined once.
+import { z } from "zod";
+
+export const appEventSchemas = {
+  "settings.changed": z.object({ scope: z.enum(["app", "project"]), projectId: z.string().optional() }),
+  "projects.changed": z.object({ projectId: z.string() }),
+  "prompts.changed": z.object({ scope: z.enum(["app", "project"]), projectId: z.string().optional() }),
+  "chats.changed": z.object({ projectId: z.string(), chatId: z.string().optional() }),
+  "accounts.changed": z.object({}),
+} as const;
+
+export type AppEventName = keyof typeof appEventSchemas;
+export type AppEvent = {
+  [K in AppEventName]: { type: K; data: z.infer<(typeof appEventSchemas)[K]> };
+}[AppEventName];

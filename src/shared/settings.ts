@@ -1,0 +1,99 @@
+// Settings shapes: the app layer, the project layer, and the PATCH bodies that edit them.
+// Stored layers are read loosely (unknown keys survive); PATCH bodies are strict so typos fail loudly.
+import { z } from "zod";
+
+export const toolGateSchema = z.enum(["off", "ask", "allow"]);
+export type ToolGate = z.infer<typeof toolGateSchema>;
+
+const headersSchema = z.record(z.string(), z.string());
+
+/** A provider connection. `apiKey` is write-only: it is moved to the secret store on save. */
+export const providerEntrySchema = z.looseObject({
+  id: z.string().min(1),
+  provider: z.string().min(1).optional(),
+  label: z.string().optional(),
+  baseUrl: z.url().optional(),
+  authMode: z.enum(["apiKey", "oauth"]).optional(),
+  headers: headersSchema.optional(),
+  apiKey: z.string().optional(),
+});
+export type ProviderEntry = z.infer<typeof providerEntrySchema>;
+
+/** A model record; for the gateway, `id` is the `<vendor>/<model>` slug sent verbatim upstream. */
+export const modelEntrySchema = z.looseObject({
+  id: z.string().min(1),
+  provider: z.string().min(1).optional(),
+  label: z.string().optional(),
+  headers: headersSchema.optional(),
+  apiKey: z.string().optional(),
+});
+export type ModelEntry = z.infer<typeof modelEntrySchema>;
+
+export const promptStyleSchema = z.enum(["very-small", "average", "extensive"]);
+
+/** Settings, App defaults, Chat defaults. */
+export const chatDefaultsSchema = z.object({
+  defaultPromptStyle: promptStyleSchema,
+  enterInsertsNewline: z.boolean(),
+  autoRetryFailedSends: z.boolean(),
+});
+export type ChatDefaults = z.infer<typeof chatDefaultsSchema>;
+
+export const dictationSchema = z.object({
+  modelId: z.string().min(1),
+  providerId: z.string().min(1),
+});
+
+/** Keys that both layers may set; the project value wins. */
+const sharedShape = {
+  skills: z.boolean(),
+  agentFiles: z.boolean(),
+  agentFileNames: z.array(z.string().min(1)),
+  tags: z.array(z.string()),
+  tools: z.record(z.string(), toolGateSchema),
+  providers: z.array(providerEntrySchema),
+  models: z.array(modelEntrySchema),
+};
+
+const appOnlyShape = {
+  chat: chatDefaultsSchema.partial(),
+  dictation: dictationSchema,
+  /** Extra Host header names accepted besides loopback (DNS-rebinding defence). */
+  allowedHosts: z.array(z.string().min(1)),
+  /** Attribution `HTTP-Referer` sent upstream. */
+  refererUrl: z.url(),
+};
+
+const projectOnlyShape = {
+  name: z.string().min(1),
+  /** `{ "<relPath>": ["tag", …] }` */
+  fileTags: z.record(z.string(), z.array(z.string())),
+};
+
+export const appSettingsShape = { ...sharedShape, ...appOnlyShape };
+export const projectSettingsShape = { ...sharedShape, ...projectOnlyShape };
+
+export type AppSettings = Partial<z.infer<z.ZodObject<typeof appSettingsShape>>> & Record<string, unknown>;
+export type ProjectSettings = Partial<z.infer<z.ZodObject<typeof projectSettingsShape>>> &
+  Record<string, unknown>;
+
+/**
+ * A PATCH body: every known key, each optional, `null` deletes the key.
+ * Entries of `providers`/`models` are merged by `id`; `{id, $remove: true}` removes one,
+ * and a `null` field inside an entry deletes that field (`apiKey: null` deletes the stored key).
+ */
+function patchSchema<S extends Record<string, z.ZodType>>(shape: S) {
+  const entryPatch = z.looseObject({ id: z.string().min(1), $remove: z.literal(true).optional() });
+  const fields: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const value = key === "providers" || key === "models" ? z.array(entryPatch) : schema;
+    fields[key] = value.nullable().optional();
+  }
+  return z.strictObject(fields);
+}
+
+export const appSettingsPatchSchema = patchSchema(appSettingsShape);
+export const projectSettingsPatchSchema = patchSchema(projectSettingsShape);
+export type SettingsPatch = Record<string, unknown>;
+
+export const storageBodySchema = z.strictObject({ dbBacked: z.boolean() });

@@ -1,0 +1,43 @@
+// Table app_kv: small named JSON documents of the app (the app settings live at key `settings`).
+import type { Db } from "./db";
+import { nowIso } from "./clock";
+
+export type KvRow = { key: string; value: string; createdAt: string; updatedAt: string };
+
+export class AppKvRepo {
+  constructor(private readonly db: Db) {}
+
+  get(key: string): KvRow | undefined {
+    return this.db
+      .prepare("SELECT key, value, created_at AS createdAt, updated_at AS updatedAt FROM app_kv WHERE key = ?")
+      .get(key) as KvRow | undefined;
+  }
+
+  set(key: string, value: string): void {
+    const now = nowIso();
+    this.db
+      .prepare(
+        `INSERT INTO app_kv (key, value, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      )
+      .run(key, value, now, now);
+  }
+
+  delete(key: string): void {
+    this.db.prepare("DELETE FROM app_kv WHERE key = ?").run(key);
+  }
+
+  listByPrefix(prefix: string): KvRow[] {
+    // Prefix match without LIKE, so `_` and `%` in keys are not wildcards.
+    return this.db
+      .prepare(
+        `SELECT key, value, created_at AS createdAt, updated_at AS updatedAt FROM app_kv
+         WHERE substr(key, 1, length(?)) = ? ORDER BY created_at, key`,
+      )
+      .all(prefix, prefix) as KvRow[];
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+}

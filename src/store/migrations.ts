@@ -1,0 +1,78 @@
+// Numbered schema migrations. Entry N brings a database from user_version N to N+1.
+// Never edit a shipped entry: append a new one.
+
+export const MIGRATIONS: readonly string[] = [
+  /* 1: the foundation tables */ `
+  CREATE TABLE app_kv (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE projects (
+    id TEXT PRIMARY KEY,
+    dir TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  -- Settings of projects whose "Store settings in app DB" option is on.
+  CREATE TABLE project_settings (
+    project_id TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    json TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE mcp_tool_cache (
+    server_id TEXT PRIMARY KEY,
+    tools_json TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+  );
+  CREATE TABLE recent_models (
+    provider_id TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    used_at TEXT NOT NULL,
+    PRIMARY KEY (provider_id, model_id)
+  );
+  CREATE TABLE prompts (
+    id TEXT PRIMARY KEY,
+    json TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE chats (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    title TEXT NOT NULL,
+    prompt_id TEXT,
+    card_prompt_id TEXT,
+    model_id TEXT,
+    agent TEXT,
+    tools_json TEXT,
+    agent_files INTEGER,
+    skills INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX chats_by_project ON chats(project_id, updated_at);
+  CREATE INDEX chats_by_prompt ON chats(prompt_id);
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    status TEXT NOT NULL,
+    model_id TEXT,
+    usage_json TEXT,
+    meta_json TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (chat_id, seq)
+  );
+  -- Browser sessions created by the token link; only a hash of the cookie value is kept.
+  CREATE TABLE sessions (
+    id_hash TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    user_agent TEXT NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,43 @@
+// `<projectDir>/.app.json`: read without judging, write atomically, never overwrite a file we could not parse.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isPlainObject, type JsonObject } from "../core/settings-merge";
+import { writeFileAtomic } from "./atomic-write";
+
+export const PROJECT_FILE_NAME = ".app.json";
+
+export type ProjectFileRead =
+  | { state: "missing" }
+  | { state: "ok"; value: JsonObject }
+  | { state: "corrupt"; error: string };
+
+export function projectFilePath(projectDir: string): string {
+  return path.join(projectDir, PROJECT_FILE_NAME);
+}
+
+export async function readProjectFile(projectDir: string): Promise<ProjectFileRead> {
+  let text: string;
+  try {
+    text = await fs.readFile(projectFilePath(projectDir), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };
+    return { state: "corrupt", error: `${PROJECT_FILE_NAME} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  if (text.trim() === "") return { state: "ok", value: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isPlainObject(value)) return { state: "ok", value };
+    return { state: "corrupt", error: `${PROJECT_FILE_NAME} must hold a JSON object` };
+  } catch (error) {
+    return { state: "corrupt", error: `${PROJECT_FILE_NAME} is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** Two-space JSON with a trailing newline, the way people commit it. */
+export async function writeProjectFile(projectDir: string, value: JsonObject): Promise<void> {
+  await writeFileAtomic(projectFilePath(projectDir), `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export async function removeProjectFile(projectDir: string): Promise<void> {
+  await fs.rm(projectFilePath(projectDir), { force: true });
+}

@@ -1,0 +1,15 @@
+// One bundle for the VS Code webview and the browser: relative asset paths so both can load it.
+import { defineConfig } from "vite";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "./",
+  plugins: [svelte()],
+  build: {
+    outDir: fileURLToPath(new URL("../media/webview", import.meta.url)),
+    emptyOutDir: true,
+    target: "es2022",
+  },
+});
