@@ -52,6 +52,8 @@ async function serve(options: ServeOptions): Promise<void> {
     fail(`cannot listen on ${options.host}:${options.port ?? "4317+"}: ${(error as Error).message}`, 1);
   });
 
+  // The link for people first, so it is on stderr by the time a client reads the ready line.
+  log.info(`Parley ${VERSION} is ready. Open ${server.url}/?token=${runtime.token}`);
   process.stdout.write(
     `${JSON.stringify({
       url: server.url,
@@ -60,7 +62,6 @@ async function serve(options: ServeOptions): Promise<void> {
       projects: projects.map((project) => ({ id: project.id, dir: project.dir })),
     })}\n`,
   );
-  log.info(`Parley ${VERSION} is ready. Open ${server.url}/?token=${runtime.token}`);
 
   const stop = (signal: string) => {
     log.info(`${signal} received, shutting down`);

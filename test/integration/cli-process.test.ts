@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openDatabase } from "../../src/store/db";
+import { runCli, startCli } from "../helpers/cli-process";
+import { makeTempDir, removeDir } from "../helpers/temp";
+
+describe("parley serve (process)", function () {
+  this.timeout(30_000);
+  let root: string;
+  beforeEach(() => (root = makeTempDir()));
+  afterEach(() => removeDir(root));
+
+  it("prints exactly one JSON ready line, logs the login link on stderr, and stops on SIGTERM with 0", async () => {
+    const project = path.join(root, "proj");
+    fs.mkdirSync(project);
+    const cli = await startCli(["serve", "--project", project, "--home", path.join(root, "home"), "--port", "0"]);
+    assert.deepEqual(Object.keys(cli.ready), ["url", "token", "home", "projects"]);
+    assert.match(cli.ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(cli.ready.home, path.join(root, "home"));
+    assert.deepEqual(cli.ready.projects.map((p) => p.dir), [project]);
+    assert.ok(cli.stderr().includes(`${cli.ready.url}/?token=${cli.ready.token}`));
+    const projects = await (await fetch(`${cli.ready.url}/api/projects`, { headers: { authorization: `Bearer ${cli.ready.token}` } })).json();
+    assert.equal(projects[0].id, cli.ready.projects[0]!.id);
+
+    const started = Date.now();
+    cli.child.kill("SIGTERM");
+    assert.equal(await cli.exited, 0);
+    assert.ok(Date.now() - started < 5_000, "exits within 5 s");
+    assert.equal(cli.stdout().trim().split("\n").length, 1, "nothing else on stdout");
+  });
+
+  it("stops with 0 on SIGTERM even while an event stream is open", async () => {
+    const cli = await startCli(["serve", "--home", path.join(root, "home"), "--port", "0"]);
+    const res = await fetch(`${cli.ready.url}/api/events`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
+    const reader = res.body!.getReader();
+    await reader.read();
+    cli.child.kill("SIGTERM");
+    assert.equal(await cli.exited, 0);
+  });
+
+  it("uses APP_HOME when --home is absent", async () => {
+    const home = path.join(root, "env-home");
+    const cli = await startCli(["serve", "--port", "0"], { APP_HOME: home });
+    assert.equal(cli.ready.home, home);
+    assert.ok(fs.existsSync(path.join(home, "store.sqlite")));
+    cli.child.kill("SIGTERM");
+    await cli.exited;
+  });
+
+  it("picks 4317 or the next free port above it when --port is absent", async () => {
+    const first = await startCli(["serve", "--home", path.join(root, "h1")]);
+    const second = await startCli(["serve", "--home", path.join(root, "h2")]);
+    const [p1, p2] = [Number(new URL(first.ready.url).port), Number(new URL(second.ready.url).port)];
+    assert.ok(p1 >= 4317 && p2 > 4317 && p1 !== p2, `${p1} ${p2}`);
+    for (const cli of [first, second]) cli.child.kill("SIGTERM");
+    await Promise.all([first.exited, second.exited]);
+  });
+
+  for (const [label, args] of [
+    ["an unknown flag", ["serve", "--frobnicate"]],
+    ["a bad port", ["serve", "--port", "http"]],
+    ["a --project that is not a directory", ["serve", "--project", "/definitely/not/a/dir", "--port", "0"]],
+    ["an unknown command", ["launch"]],
+  ] as const) {
+    it(`exits 2 with one clear stderr line for ${label}`, async () => {
+      const result = await runCli([...args, "--home", path.join(root, "home")]);
+      assert.equal(result.code, 2);
+      assert.equal(result.stdout, "");
+      assert.equal(result.stderr.trim().split("\n").length, 1);
+      assert.match(result.stderr, /^parley: /);
+    });
+  }
+
+  it("exits 2 when the home folder cannot be created", async () => {
+    const blocker = path.join(root, "a-file");
+    fs.writeFileSync(blocker, "x");
+    const result = await runCli(["serve", "--home", path.join(blocker, "home"), "--port", "0"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^parley: the home folder .* cannot be created/);
+  });
+
+  it("logs the quarantine key of damaged app settings at start and keeps serving", async () => {
+    const home = path.join(root, "home");
+    const db = openDatabase(path.join(home, "store.sqlite"));
+    db.prepare("INSERT INTO app_kv (key, value, created_at, updated_at) VALUES ('settings', '[not, an, object', 'x', 'x')").run();
+    db.close();
+    const cli = await startCli(["serve", "--home", home, "--port", "0"]);
+    assert.match(cli.stderr(), /settings\.corrupt-\d+-[0-9a-f]+/);
+    const res = await fetch(`${cli.ready.url}/api/settings/app/quarantine`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
+    assert.equal((await res.json())[0].value, "[not, an, object");
+    cli.child.kill("SIGTERM");
+    assert.equal(await cli.exited, 0);
+  });
+});
