@@ -9,6 +9,10 @@ import { projectRoutes } from "./routes/projects";
 import { settingsRoutes } from "./routes/settings";
 import { eventRoutes } from "./routes/events";
 import { webUiRoutes } from "./routes/web-ui";
+import { chatRoutes } from "./routes/chats";
+import { gatewayRoutes } from "./routes/gateway";
+import { usageRoutes } from "./routes/usage";
+import { dictationRoutes } from "./routes/dictation";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -45,6 +49,10 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(projectRoutes(runtime));
   app.use(settingsRoutes(runtime));
   app.use(eventRoutes(runtime.events, streams));
+  app.use(chatRoutes(runtime, streams));
+  app.use(gatewayRoutes(runtime));
+  app.use(usageRoutes(runtime));
+  app.use(dictationRoutes(runtime));
   app.use("/api", apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

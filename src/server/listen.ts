@@ -4,10 +4,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppOptions } from "./app";
 import type { Runtime } from "./runtime";
+import { closeGatewayDispatcher } from "../providers/gateway/http";
 
 export const DEFAULT_PORT = 4317;
 const PORT_SEARCH_SPAN = 100;
 const FORCE_CLOSE_AFTER_MS = 4_000;
+const TURN_DRAIN_MS = 2_000;
 
 export type ListenOptions = AppOptions & {
   host?: string;
@@ -33,16 +35,19 @@ export async function listen(runtime: Runtime, options: ListenOptions): Promise<
 
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
+    (closing ??= (async () => {
+      // Stop accepting first; cancelled turns then store their partial answers before streams end.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
-      server.close(() => {
-        clearTimeout(force);
-        runtime.close();
-        resolve();
-      });
+      runtime.activeTurns.cancelAll();
+      await runtime.activeTurns.whenIdle(TURN_DRAIN_MS);
       streams.closeAll();
       server.closeIdleConnections();
-    }));
+      await closed;
+      clearTimeout(force);
+      runtime.close();
+      await closeGatewayDispatcher();
+    })());
 
   return { url: `http://${urlHost}:${port}`, port, server, close };
 }

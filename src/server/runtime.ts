@@ -14,6 +14,15 @@ import { EventBus } from "../services/event-bus";
 import { ProjectRegistry } from "../services/project-registry";
 import { SettingsService } from "../services/settings-service";
 import type { Logger } from "../services/logger";
+import { ChatsRepo } from "../store/chats-repo";
+import { MessagesRepo } from "../store/messages-repo";
+import { RecentModelsRepo } from "../store/recent-models-repo";
+import { ChatService } from "../services/chat-service";
+import { ChatTurns, type TurnContextProvider } from "../services/chat-turn";
+import { ConnectionResolver, type OAuthKeySource } from "../services/connection-resolver";
+import { ModelCatalog } from "../services/model-catalog";
+import { ActiveTurns } from "../services/turn-broadcast";
+import { Dictation } from "../services/dictation";
 
 export type RuntimeOptions = {
   home: string;
@@ -24,6 +33,10 @@ export type RuntimeOptions = {
   gatewayBaseUrl?: string;
   /** Access token for this start; random when absent. */
   token?: string;
+  /** Base of the retry backoff for failed sends (tests shorten it). */
+  retryBaseMs?: number;
+  oauth?: OAuthKeySource;
+  turnContext?: TurnContextProvider;
 };
 
 export type Runtime = {
@@ -37,6 +50,14 @@ export type Runtime = {
   appStore: AppSettingsStore;
   projects: ProjectRegistry;
   settings: SettingsService;
+  messages: MessagesRepo;
+  recentModels: RecentModelsRepo;
+  connections: ConnectionResolver;
+  catalog: ModelCatalog;
+  chatService: ChatService;
+  chatTurns: ChatTurns;
+  activeTurns: ActiveTurns;
+  dictation: Dictation;
   close(): void;
 };
 
@@ -59,6 +80,29 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   // Quarantine damaged app settings at start, so the stderr line shows up when the user looks.
   appStore.read();
+  const chats = new ChatsRepo(db);
+  const messages = new MessagesRepo(db);
+  const interrupted = messages.markInterrupted();
+  if (interrupted > 0) options.log.warn(`${interrupted} answer(s) were cut off by the last shutdown and are marked interrupted`);
+  const recentModels = new RecentModelsRepo(db);
+  const kv = new AppKvRepo(db);
+  const connections = new ConnectionResolver(secrets, options.oauth);
+  const catalog = new ModelCatalog(kv, options.log);
+  const chatService = new ChatService(chats, messages, events);
+  const activeTurns = new ActiveTurns();
+  const chatTurns = new ChatTurns({
+    chats,
+    messages,
+    chatService,
+    settings,
+    connections,
+    catalog,
+    recentModels,
+    turns: activeTurns,
+    log: options.log,
+    context: options.turnContext,
+    retryBaseMs: options.retryBaseMs,
+  });
   return {
     home: options.home,
     token: options.token ?? randomBytes(32).toString("base64url"),
@@ -70,6 +114,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     appStore,
     projects,
     settings,
+    messages,
+    recentModels,
+    connections,
+    catalog,
+    chatService,
+    chatTurns,
+    activeTurns,
+    dictation: new Dictation(connections, catalog),
     close: () => db.close(),
   };
 }

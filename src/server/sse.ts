@@ -23,7 +23,7 @@ export class SseRegistry {
   }
 }
 
-export function openSse(req: Request, res: Response, registry: SseRegistry, onClose?: () => void): SseChannel {
+export function openSse(_req: Request, res: Response, registry: SseRegistry, onClose?: () => void): SseChannel {
   res.status(200);
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache, no-transform");
@@ -55,7 +55,8 @@ export function openSse(req: Request, res: Response, registry: SseRegistry, onCl
     registry.remove(channel);
     onClose?.();
   }
-  req.on("close", finish);
+  // The response, not the request: a POST request emits "close" as soon as its body has been read.
+  res.on("close", finish);
   registry.add(channel);
   return channel;
 }

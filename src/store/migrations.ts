@@ -75,4 +75,8 @@ export const MIGRATIONS: readonly string[] = [
     user_agent TEXT NOT NULL
   );
   `,
+  /* 2: the last SSE event id sent for each chat, so ids stay monotonic across turns and restarts */ `
+  ALTER TABLE chats ADD COLUMN last_event_id INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX messages_by_created ON messages(created_at);
+  `,
 ];

@@ -1,0 +1,86 @@
+// Chats: CRUD, the streaming turn, following a live turn from another UI, and cancel.
+import { Router } from "express";
+import { createChatBodySchema, patchChatBodySchema, streamBodySchema } from "../../shared/chats";
+import type { ChatService } from "../../services/chat-service";
+import type { ChatTurns } from "../../services/chat-turn";
+import type { ProjectRegistry } from "../../services/project-registry";
+import type { ActiveTurns, TurnBroadcast } from "../../services/turn-broadcast";
+import { parseWith } from "../middleware/validation";
+import { openSse, type SseChannel, type SseRegistry } from "../sse";
+
+export type ChatRoutesDeps = {
+  projects: ProjectRegistry;
+  chatService: ChatService;
+  chatTurns: ChatTurns;
+  activeTurns: ActiveTurns;
+};
+
+function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
+  return broadcast.follow(afterId, (event) => {
+    channel.send(event.event, event.data, event.id);
+    if (event.event === "turn.end") channel.close();
+  });
+}
+
+export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
+  const router = Router();
+
+  router.get("/api/projects/:id/chats", (req, res) => {
+    const project = deps.projects.byId(req.params.id);
+    res.json(deps.chatService.list(project.id));
+  });
+
+  router.post("/api/projects/:id/chats", (req, res) => {
+    const project = deps.projects.byId(req.params.id);
+    const body = parseWith(createChatBodySchema, req.body ?? {});
+    res.status(201).json(deps.chatService.create(project.id, body));
+  });
+
+  router.get("/api/chats/:id", (req, res) => {
+    res.json(deps.chatService.withMessages(req.params.id));
+  });
+
+  router.patch("/api/chats/:id", (req, res) => {
+    res.json(deps.chatService.update(req.params.id, parseWith(patchChatBodySchema, req.body)));
+  });
+
+  router.delete("/api/chats/:id", (req, res) => {
+    deps.activeTurns.cancel(req.params.id);
+    deps.chatService.delete(req.params.id);
+    res.status(204).end();
+  });
+
+  router.post("/api/chats/:id/messages/stream", async (req, res) => {
+    const body = parseWith(streamBodySchema, req.body);
+    const chat = deps.chatService.get(req.params.id);
+    const prepared = await deps.chatTurns.prepare(chat, deps.projects.byId(chat.projectId), body);
+    const broadcast = deps.chatTurns.start(prepared);
+    // A client that goes away cancels its turn at once: the upstream request is aborted.
+    const channel = openSse(req, res, streams, () => {
+      if (!broadcast.done) deps.activeTurns.cancel(chat.id);
+    });
+    pipe(broadcast, channel, 0);
+  });
+
+  /** Replays and follows the chat's current (or just finished) turn after Last-Event-ID. */
+  router.get("/api/chats/:id/stream", (req, res) => {
+    deps.chatService.get(req.params.id);
+    const broadcast = deps.activeTurns.latest(req.params.id);
+    if (!broadcast) {
+      res.status(204).end();
+      return;
+    }
+    const after = Number(req.headers["last-event-id"] ?? req.query.after ?? 0);
+    let unsubscribe = () => {};
+    const channel = openSse(req, res, streams, () => unsubscribe());
+    unsubscribe = pipe(broadcast, channel, Number.isFinite(after) ? after : 0);
+  });
+
+  router.post("/api/chats/:id/cancel", (req, res) => {
+    deps.chatService.get(req.params.id);
+    deps.activeTurns.cancel(req.params.id);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,228 @@
+// One chat turn, as the spec's stream route describes it: hydrate the model with its provider
+// connection, build the upstream messages (system prompt first, referenced files as user
+// messages), stream the completion, forward it as numbered events, and store both messages.
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { conflict, invalid } from "../core/app-error";
+import { isRetryableStatus, MAX_RETRIES, retryDelayMs } from "../core/retry-policy";
+import { estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
+import type { UpstreamUsage } from "../core/upstream-chunk";
+import type { JsonObject } from "../core/settings-merge";
+import type { Chat, Message, StreamBody } from "../shared/chats";
+import type { StreamEvent } from "../shared/stream-events";
+import { streamChatCompletion, type UpstreamMessage } from "../providers/gateway/chat-completions";
+import { StreamDroppedError, UpstreamError } from "../providers/gateway/http";
+import type { ChatsRepo } from "../store/chats-repo";
+import type { MessagesRepo } from "../store/messages-repo";
+import type { ProjectRow } from "../store/projects-repo";
+import type { RecentModelsRepo } from "../store/recent-models-repo";
+import type { ChatService } from "./chat-service";
+import type { ConnectionResolver, ResolvedConnection } from "./connection-resolver";
+import type { ModelCatalog } from "./model-catalog";
+import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
+import type { SettingsService } from "./settings-service";
+import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
+import type { Logger } from "./logger";
+
+/** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
+export type TurnContext = { systemMessages: UpstreamMessage[]; receipt?: Record<string, unknown>; requestExtras?: Record<string, unknown> };
+export interface TurnContextProvider {
+  build(chat: Chat, project: ProjectRow, settings: JsonObject): Promise<TurnContext>;
+}
+
+export type ChatTurnDeps = {
+  chats: ChatsRepo;
+  messages: MessagesRepo;
+  chatService: ChatService;
+  settings: SettingsService;
+  connections: ConnectionResolver;
+  catalog: ModelCatalog;
+  recentModels: RecentModelsRepo;
+  turns: ActiveTurns;
+  log: Logger;
+  context?: TurnContextProvider;
+  /** Base of the exponential backoff between retries (tests shorten it). */
+  retryBaseMs?: number;
+};
+
+export type PreparedTurn = {
+  chat: Chat;
+  project: ProjectRow;
+  settings: JsonObject;
+  resolved: ResolvedConnection;
+  files: ReferencedFile[];
+  content: string;
+};
+
+type Outcome = {
+  text: string;
+  reasoning: string;
+  usage?: UpstreamUsage;
+  finishReason: string;
+  error?: { message: string; status?: number };
+};
+
+export class ChatTurns {
+  constructor(private readonly deps: ChatTurnDeps) {}
+
+  /** Everything that can be refused before anything is stored or sent (400/404/409). */
+  async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
+    if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
+    const settings = await this.deps.settings.resolvedUnredacted(project);
+    const modelId = body.modelId ?? chat.modelId ?? (typeof settings.defaultModel === "string" ? settings.defaultModel : undefined);
+    if (!modelId) throw invalid("choose a model for this chat first");
+    const resolved = await this.deps.connections.forModel(settings, modelId);
+    const files = await readReferencedFiles(project.dir, body.referencedPaths ?? []);
+    return { chat, project, settings, resolved, files, content: body.content };
+  }
+
+  /** Stores the user message, registers the live turn, and runs it to its end in the background. */
+  start(prepared: PreparedTurn): TurnBroadcast {
+    const { chat, resolved } = prepared;
+    const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
+    for (const file of prepared.files) {
+      this.deps.messages.append(chat.id, { role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } });
+    }
+    this.deps.messages.append(chat.id, {
+      role: "user",
+      content: prepared.content,
+      status: "complete",
+      meta: prepared.files.length > 0 ? { referencedPaths: prepared.files.map((f) => f.path) } : null,
+    });
+    if (chat.modelId !== resolved.modelId) this.deps.chats.update(chat.id, { modelId: resolved.modelId });
+    else this.deps.chats.touch(chat.id);
+    this.deps.chatService.titleFromFirstMessage(chat, prepared.content);
+    this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
+    const assistant = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+
+    void this.run(prepared, assistant, broadcast, controller.signal)
+      .catch((error) => {
+        this.deps.log.error(`turn failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
+        if (!broadcast.done) {
+          broadcast.emit({ event: "error", data: { code: "internal", message: "Parley hit an unexpected error", retryable: true } });
+          broadcast.emit({ event: "turn.end", data: { turnId: "unknown", finishReason: "error" } });
+        }
+      })
+      .finally(() => {
+        this.deps.chats.setLastEventId(chat.id, broadcast.lastId);
+        this.deps.turns.finish(chat.id);
+        this.deps.chatService.changed(chat);
+      });
+    return broadcast;
+  }
+
+  private async run(prepared: PreparedTurn, assistant: Message, broadcast: TurnBroadcast, signal: AbortSignal): Promise<void> {
+    const { chat, project, settings, resolved } = prepared;
+    const turnId = `t_${randomBytes(6).toString("base64url")}`;
+    const context = (await this.deps.context?.build(chat, project, settings)) ?? { systemMessages: [] };
+    const messages = [...context.systemMessages, ...this.history(chat.id, assistant.id)];
+    const emit = (event: StreamEvent) => broadcast.emit(event);
+    emit({ event: "turn.start", data: { turnId, messageId: assistant.id, model: resolved.modelId, ...(context.receipt ? { context: context.receipt } : {}) } });
+
+    this.warmCatalog(resolved);
+    const outcome = await this.stream(resolved, { model: resolved.modelId, messages, stream: true, ...context.requestExtras }, settings, signal, emit);
+    if (outcome.error) {
+      emit({
+        event: "error",
+        data: {
+          code: "upstream_error",
+          message: outcome.error.message,
+          ...(outcome.error.status !== undefined ? { status: outcome.error.status } : {}),
+          retryable: outcome.error.status === undefined || isRetryableStatus(outcome.error.status),
+        },
+      });
+    }
+    const pricing = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined;
+    const usage = outcome.usage
+      ? normalizeUsage(outcome.usage, pricing)
+      : estimateUsage(messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n"), outcome.text, pricing);
+    emit({ event: "usage", data: usage });
+    this.deps.messages.update(assistant.id, {
+      content: outcome.text,
+      status: outcome.finishReason === "cancelled" ? "cancelled" : outcome.error ? "error" : "complete",
+      usage,
+      meta: {
+        finishReason: outcome.finishReason,
+        ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      },
+    });
+    emit({ event: "turn.end", data: { turnId, finishReason: outcome.finishReason } });
+  }
+
+  /** Streams with retries for 429/5xx and unreachable gateways, but only before anything arrived. */
+  private async stream(
+    resolved: ResolvedConnection,
+    body: Parameters<typeof streamChatCompletion>[1],
+    settings: JsonObject,
+    signal: AbortSignal,
+    emit: (event: StreamEvent) => void,
+  ): Promise<Outcome> {
+    const outcome: Outcome = { text: "", reasoning: "", finishReason: "stop" };
+    const chat = settings.chat as { autoRetryFailedSends?: boolean } | undefined;
+    const autoRetry = chat?.autoRetryFailedSends !== false;
+    let received = false;
+    let sawFinish = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        for await (const part of streamChatCompletion(resolved.connection, body, signal)) {
+          if (part.type === "text") {
+            received = true;
+            outcome.text += part.text;
+            emit({ event: "text.delta", data: { text: part.text } });
+          } else if (part.type === "reasoning") {
+            received = true;
+            outcome.reasoning += part.text;
+            emit({ event: "reasoning.delta", data: { text: part.text } });
+          } else if (part.type === "usage") {
+            outcome.usage = part.usage;
+          } else if (part.type === "finish") {
+            sawFinish = true;
+            outcome.finishReason = part.reason;
+          } else if (part.type === "error") {
+            received = true;
+            outcome.error = { message: part.message, ...(part.status !== undefined ? { status: part.status } : {}) };
+            outcome.finishReason = "error";
+          }
+        }
+        return outcome;
+      } catch (error) {
+        if (signal.aborted) return { ...outcome, finishReason: "cancelled" };
+        if (error instanceof StreamDroppedError && sawFinish) return outcome;
+        const status = error instanceof UpstreamError ? error.status : undefined;
+        const retryable = status === undefined ? !(error instanceof StreamDroppedError) : isRetryableStatus(status);
+        if (!received && retryable && autoRetry && attempt < MAX_RETRIES) {
+          const delay = retryDelayMs(attempt, this.deps.retryBaseMs ?? 500, error instanceof UpstreamError ? error.retryAfter : undefined);
+          try {
+            await sleep(delay, undefined, { signal });
+          } catch {
+            return { ...outcome, finishReason: "cancelled" };
+          }
+          continue;
+        }
+        const message =
+          error instanceof UpstreamError || error instanceof StreamDroppedError
+            ? error.message
+            : `cannot reach the gateway (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+        return { ...outcome, finishReason: "error", error: { message, ...(status !== undefined ? { status } : {}) } };
+      }
+    }
+  }
+
+  /** The stored transcript as upstream messages; the turn's own empty assistant row is left out. */
+  private history(chatId: string, pendingAssistantId: string): UpstreamMessage[] {
+    const out: UpstreamMessage[] = [];
+    for (const message of this.deps.messages.listByChat(chatId)) {
+      if (message.id === pendingAssistantId) continue;
+      if (message.role === "user") out.push({ role: "user", content: message.content });
+      else if (message.role === "assistant" && message.content) out.push({ role: "assistant", content: message.content });
+    }
+    return out;
+  }
+
+  /** Loads live prices for the cost estimate in the background; a turn never waits for them. */
+  private warmCatalog(resolved: ResolvedConnection): void {
+    if (this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)) return;
+    this.deps.catalog.refresh("text", resolved.connection).catch((error) => this.deps.log.warn(`model catalog: ${(error as Error).message}`));
+  }
+}

@@ -1,0 +1,26 @@
+// Gateway catalog and account shapes as Parley's API returns them.
+import { z } from "zod";
+
+export const modelSliceSchema = z.enum(["text", "transcription"]);
+export type ModelSlice = z.infer<typeof modelSliceSchema>;
+
+export const catalogModelSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  contextLength: z.number().nullable(),
+  /** USD per token (per request for `request`), as the gateway reports them. */
+  pricing: z.record(z.string(), z.number()),
+  inputModalities: z.array(z.string()),
+  outputModalities: z.array(z.string()),
+});
+export type CatalogModel = z.infer<typeof catalogModelSchema>;
+
+export const creditsSchema = z.object({
+  /** Where the numbers come from: the account (`credits`) or only this key's limit (`key`). */
+  source: z.enum(["credits", "key"]),
+  totalCredits: z.number().nullable(),
+  totalUsage: z.number().nullable(),
+  balance: z.number().nullable(),
+  note: z.string().optional(),
+});
+export type Credits = z.infer<typeof creditsSchema>;
