@@ -19,7 +19,7 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
-export type TestServerOptions = { home?: string; gatewayBaseUrl?: string; webviewDir?: string };
+export type TestServerOptions = { home?: string; gatewayBaseUrl?: string; webviewDir?: string; retryBaseMs?: number };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const root = makeTempDir();
@@ -27,7 +27,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const projectDir = path.join(root, "project");
   fs.mkdirSync(projectDir, { recursive: true });
   const logLines: string[] = [];
-  const runtime = createRuntime({ home, log: createLogger((line) => logLines.push(line)), gatewayBaseUrl: options.gatewayBaseUrl });
+  const runtime = createRuntime({
+    home,
+    log: createLogger((line) => logLines.push(line)),
+    gatewayBaseUrl: options.gatewayBaseUrl,
+    retryBaseMs: options.retryBaseMs ?? 5,
+  });
   const server = await listen(runtime, { version: "test", port: 0, webviewDir: options.webviewDir });
   return {
     url: server.url,

@@ -51,8 +51,18 @@ export async function* streamChatCompletion(
     },
   });
   const decoder = new TextDecoder();
-  for await (const bytes of response.body) {
-    parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
+  const chunks = response.body[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<unknown>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      // After a 200, a socket that fails mid-body is a dropped stream, not an unreachable gateway.
+      if (signal.aborted) throw error;
+      throw new StreamDroppedError();
+    }
+    if (next.done) break;
+    parser.feed(decoder.decode(next.value as Uint8Array, { stream: true }));
     while (pending.length > 0) yield pending.shift()!;
     if (done) {
       response.body.destroy();

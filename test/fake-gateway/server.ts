@@ -1,0 +1,356 @@
+// A faithful fake of the model gateway on loopback, speaking its documented wire format:
+// OpenAI-shaped chat completions streamed as SSE with `:` keep-alive comments, a final chunk with
+// usage and cost, `data: [DONE]`, error chunks with finish_reason "error", JSON errors with status,
+// the model catalog slices, credits and key info, transcription, and the PKCE sign-in endpoints.
+// Tests script its next answers; without a script it echoes, so people can try the UI with it.
+import http from "node:http";
+import { createHash, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import busboy from "busboy";
+import { TEXT_MODELS, TRANSCRIPTION_MODELS, type RawModel } from "./catalog";
+
+export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown };
+
+/** How the next chat completion answers. */
+export type Scenario =
+  | { kind: "status"; status: number; message?: string; retryAfter?: string }
+  | {
+      kind: "reply";
+      text?: string;
+      /** Text split into these pieces (default: words). */
+      pieces?: string[];
+      reasoning?: string[];
+      delayMs?: number;
+      /** Include `cost` in the usage chunk (default true). */
+      cost?: boolean;
+      /** Send no usage chunk at all. */
+      noUsage?: boolean;
+      /** After this many pieces, send an error chunk (finish_reason "error") and end. */
+      errorAfter?: number;
+      errorStatus?: number;
+      /** After this many pieces, cut the connection without [DONE]. */
+      dropAfter?: number;
+      cachedTokens?: number;
+      reasoningTokens?: number;
+    }
+  | { kind: "raw"; body: string; chunkBytes?: number; delayMs?: number };
+
+export const KEEP_ALIVE_COMMENT = ": GATEWAY PROCESSING\n\n";
+
+type PendingAuth = { challenge: string; method: string; callbackUrl: string };
+
+export class FakeGateway {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: Scenario[] = [];
+  private readonly server: http.Server;
+  private abortedStreams = 0;
+  private abortWaiters: (() => void)[] = [];
+  private readonly codes = new Map<string, PendingAuth>();
+  /** Keys allowed to read /credits (a management key); others get 403 and must read /key. */
+  readonly managementKeys = new Set<string>(["sk-fake-management"]);
+  /** When set, only these Bearer keys are accepted (401 otherwise). */
+  validKeys: Set<string> | undefined;
+  /** Keys issued by /auth/keys, in order. */
+  readonly issuedKeys: string[] = [];
+  /** Makes /auth/keys fail: a status, or "malformed" JSON, or "nokey" (no `key` field). */
+  authKeysFailure: number | "malformed" | "nokey" | undefined;
+  url = "";
+
+  constructor() {
+    this.server = http.createServer((req, res) => {
+      void this.handle(req, res).catch((error) => {
+        if (!res.headersSent) this.json(res, 500, { error: { code: 500, message: String(error) } });
+        else res.destroy();
+      });
+    });
+  }
+
+  /** The API base, as APP_GATEWAY_BASE_URL takes it. */
+  get baseUrl(): string {
+    return `${this.url}/api/v1`;
+  }
+
+  get authUrl(): string {
+    return `${this.url}/auth`;
+  }
+
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  enqueue(...scenarios: Scenario[]): void {
+    this.queue.push(...scenarios);
+  }
+
+  /** Chat completion requests received so far. */
+  get completions(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === "/api/v1/chat/completions");
+  }
+
+  get streamsAbortedByClient(): number {
+    return this.abortedStreams;
+  }
+
+  /** Resolves when a client closes a stream before it ended (proof that a cancel reached the socket). */
+  waitForClientAbort(): Promise<void> {
+    return new Promise((resolve) => this.abortWaiters.push(resolve));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const isMultipart = (req.headers["content-type"] ?? "").startsWith("multipart/");
+    const body = isMultipart ? await this.multipart(req) : await this.jsonBody(req);
+    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+    const route = `${req.method} ${url.pathname}`;
+
+    if (route === "GET /auth") return this.authorizePage(url, res);
+    if (route === "GET /auth/approve") return this.approve(url, res);
+    if (route === "POST /api/v1/auth/keys") return this.exchange(body, res);
+    if (route === "GET /api/v1/models") return this.models(url, res);
+
+    const key = this.bearer(req);
+    if (!key || (this.validKeys && !this.validKeys.has(key))) {
+      return this.json(res, 401, { error: { code: 401, message: "No auth credentials found" } });
+    }
+    if (route === "POST /api/v1/chat/completions") return this.chat(body as Record<string, unknown>, req, res);
+    if (route === "GET /api/v1/credits") {
+      if (!this.managementKeys.has(key)) return this.json(res, 403, { error: { code: 403, message: "Only management keys can read credits" } });
+      return this.json(res, 200, { data: { total_credits: 25, total_usage: 7.5 } });
+    }
+    if (route === "GET /api/v1/key") {
+      return this.json(res, 200, { data: { label: `${key.slice(0, 12)}...`, usage: 1.25, limit: 10, limit_remaining: 8.75, is_free_tier: false } });
+    }
+    if (route === "POST /api/v1/audio/transcriptions") return this.transcribe(body as MultipartBody, res);
+    this.json(res, 404, { error: { code: 404, message: `Not found: ${route}` } });
+  }
+
+  private bearer(req: http.IncomingMessage): string | undefined {
+    const header = req.headers.authorization;
+    return header?.startsWith("Bearer ") ? header.slice(7) : undefined;
+  }
+
+  private models(url: URL, res: http.ServerResponse): void {
+    const slice = url.searchParams.get("output_modalities");
+    const data = slice === "transcription" ? TRANSCRIPTION_MODELS : TEXT_MODELS;
+    this.json(res, 200, { data });
+  }
+
+  private async chat(body: Record<string, unknown>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const model = TEXT_MODELS.find((m) => m.id === body.model);
+    if (!model) return this.json(res, 400, { error: { code: 400, message: `${String(body.model)} is not a valid model ID` } });
+    const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
+    if (body.stream !== true) return this.nonStreaming(model, messages, res);
+
+    const scenario = this.queue.shift() ?? this.defaultScenario(model, messages);
+    if (scenario.kind === "status") {
+      if (scenario.retryAfter) res.setHeader("retry-after", scenario.retryAfter);
+      return this.json(res, scenario.status, { error: { code: scenario.status, message: scenario.message ?? `fake failure ${scenario.status}` } });
+    }
+
+    let finished = false;
+    res.on("close", () => {
+      if (finished) return;
+      this.abortedStreams++;
+      for (const wake of this.abortWaiters.splice(0)) wake();
+    });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-generation-id": `gen-${randomBytes(6).toString("hex")}` });
+    res.flushHeaders();
+    const alive = () => !res.destroyed && !res.writableEnded;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    if (scenario.kind === "raw") {
+      const step = scenario.chunkBytes ?? scenario.body.length;
+      for (let at = 0; at < scenario.body.length && alive(); at += step) {
+        res.write(scenario.body.slice(at, at + step));
+        if (scenario.delayMs) await pause(scenario.delayMs);
+      }
+      finished = true;
+      res.end();
+      return;
+    }
+
+    const id = `gen-${randomBytes(8).toString("hex")}`;
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
+
+    res.write(KEEP_ALIVE_COMMENT);
+    const pieces = scenario.pieces ?? (scenario.text ?? "").split(/(?<= )/);
+    for (const reasoning of scenario.reasoning ?? []) {
+      if (!alive()) return;
+      res.write(chunk({ role: "assistant", content: "", reasoning }));
+      if (scenario.delayMs) await pause(scenario.delayMs);
+    }
+    for (let i = 0; i < pieces.length; i++) {
+      if (!alive()) return;
+      if (scenario.dropAfter === i) {
+        // Let what was written reach the client first: a real drop cuts a stream already under way.
+        await pause(20);
+        finished = true;
+        res.destroy();
+        return;
+      }
+      if (scenario.errorAfter === i) {
+        res.write(chunk({ content: "" }, "error", { error: { code: scenario.errorStatus ?? 502, message: "Provider disconnected unexpectedly" } }));
+        res.write("data: [DONE]\n\n");
+        finished = true;
+        res.end();
+        return;
+      }
+      res.write(chunk({ role: "assistant", content: pieces[i] }));
+      if (scenario.delayMs) {
+        await pause(scenario.delayMs);
+        if (scenario.delayMs >= 100 && alive()) res.write(KEEP_ALIVE_COMMENT);
+      }
+    }
+    if (!alive()) return;
+    res.write(chunk({}, "stop"));
+    if (!scenario.noUsage) {
+      const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+      const completionTokens = pieces.length + (scenario.reasoningTokens ?? 0);
+      const cost = promptTokens * Number(model.pricing.prompt) + completionTokens * Number(model.pricing.completion);
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: { cached_tokens: scenario.cachedTokens ?? 0, cache_write_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: scenario.reasoningTokens ?? 0 },
+        ...(scenario.cost === false ? {} : { cost, cost_details: { upstream_inference_cost: null } }),
+      };
+      res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`);
+    }
+    res.write("data: [DONE]\n\n");
+    finished = true;
+    res.end();
+  }
+
+  private defaultScenario(model: RawModel, messages: { role: string; content: unknown }[]): Scenario {
+    const lastUser = [...messages].reverse().find((m) => m.role === "user");
+    const said = typeof lastUser?.content === "string" ? lastUser.content : "something";
+    if (model.id === "fake/slow") {
+      const text = `Thinking out loud about "${said}". `.repeat(4) + "That is all I have to say.";
+      return { kind: "reply", text, delayMs: 120 };
+    }
+    if (model.id === "fake/reasoner") return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
+    return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
+  }
+
+  private nonStreaming(model: RawModel, messages: { role: string; content: unknown }[], res: http.ServerResponse): void {
+    const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []));
+    const audio = parts.find((p) => p.type === "input_audio")?.input_audio as { data?: string; format?: string } | undefined;
+    const content = audio?.data
+      ? model.architecture.input_modalities.includes("audio")
+        ? `heard ${Buffer.from(audio.data, "base64").length} bytes of ${audio.format} audio`
+        : null
+      : `You said: ${String(messages.at(-1)?.content ?? "")}`;
+    if (content === null) return this.json(res, 400, { error: { code: 400, message: `${model.id} does not take audio input` } });
+    this.json(res, 200, {
+      id: `gen-${randomBytes(6).toString("hex")}`,
+      object: "chat.completion",
+      model: model.id,
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cost: 0.00001 },
+    });
+  }
+
+  private transcribe(body: MultipartBody, res: http.ServerResponse): void {
+    const model = body.fields.model;
+    if (!TRANSCRIPTION_MODELS.some((m) => m.id === model)) {
+      return this.json(res, 400, { error: { code: 400, message: `Model ${model} does not exist` } });
+    }
+    if (!body.file) return this.json(res, 400, { error: { code: 400, message: "file is required" } });
+    this.json(res, 200, { text: `transcript of ${body.file.bytes.length} bytes of ${body.file.mimeType}` });
+  }
+
+  /** The authorization page: shows what it was asked, and an Authorize link back to the app. */
+  private authorizePage(url: URL, res: http.ServerResponse): void {
+    const callbackUrl = url.searchParams.get("callback_url");
+    const challenge = url.searchParams.get("code_challenge");
+    const method = url.searchParams.get("code_challenge_method") ?? "plain";
+    if (!callbackUrl || !challenge) {
+      res.writeHead(400, { "content-type": "text/html" }).end("<h1>Missing callback_url or code_challenge</h1>");
+      return;
+    }
+    const code = randomBytes(12).toString("hex");
+    this.codes.set(code, { challenge, method, callbackUrl });
+    const approve = `/auth/approve?code=${code}&state=${encodeURIComponent(url.searchParams.get("state") ?? "")}`;
+    res.writeHead(200, { "content-type": "text/html" }).end(
+      `<!doctype html><title>Fake gateway: authorize</title><h1>Authorize Parley?</h1>` +
+        `<p>Parley asks for a key for your account.</p><a id="authorize" href="${approve}">Authorize</a>`,
+    );
+  }
+
+  private approve(url: URL, res: http.ServerResponse): void {
+    const pending = this.codes.get(url.searchParams.get("code") ?? "");
+    if (!pending) {
+      res.writeHead(400, { "content-type": "text/html" }).end("<h1>Unknown code</h1>");
+      return;
+    }
+    const target = new URL(pending.callbackUrl);
+    target.searchParams.set("code", url.searchParams.get("code")!);
+    const state = url.searchParams.get("state");
+    if (state) target.searchParams.set("state", state);
+    res.writeHead(302, { location: target.toString() }).end();
+  }
+
+  /** POST /auth/keys: checks SHA-256(code_verifier) against the challenge the page was shown. */
+  private exchange(body: unknown, res: http.ServerResponse): void {
+    if (typeof this.authKeysFailure === "number") return this.json(res, this.authKeysFailure, { error: { code: this.authKeysFailure, message: "fake exchange failure" } });
+    if (this.authKeysFailure === "malformed") {
+      res.writeHead(200, { "content-type": "application/json" }).end("{not json");
+      return;
+    }
+    const { code, code_verifier: verifier, code_challenge_method: method } = (body ?? {}) as Record<string, string>;
+    const pending = code ? this.codes.get(code) : undefined;
+    if (!pending) return this.json(res, 403, { error: { code: 403, message: "Invalid code" } });
+    const computed = createHash("sha256").update(verifier ?? "").digest("base64url");
+    if (method !== "S256" || pending.method !== "S256" || computed !== pending.challenge) {
+      return this.json(res, 403, { error: { code: 403, message: "Invalid code_verifier" } });
+    }
+    this.codes.delete(code!);
+    if (this.authKeysFailure === "nokey") return this.json(res, 200, { user_id: "user_1" });
+    const key = `sk-fake-v1-${randomBytes(24).toString("hex")}`;
+    this.issuedKeys.push(key);
+    this.json(res, 200, { key, user_id: "user_1" });
+  }
+
+  private json(res: http.ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  }
+
+  private async jsonBody(req: http.IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (!text) return null;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+
+  private multipart(req: http.IncomingMessage): Promise<MultipartBody> {
+    return new Promise((resolve, reject) => {
+      const result: MultipartBody = { fields: {} };
+      const parser = busboy({ headers: req.headers });
+      parser.on("field", (name, value) => (result.fields[name] = value));
+      parser.on("file", (_name, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => (result.file = { bytes: Buffer.concat(chunks), mimeType: info.mimeType, fileName: info.filename ?? "audio" }));
+      });
+      parser.on("close", () => resolve(result));
+      parser.on("error", reject);
+      req.pipe(parser);
+    });
+  }
+}
+
+type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };

@@ -1,0 +1,278 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
+import { names, readEvents, text } from "../helpers/sse";
+
+describe("chat streaming through the gateway", () => {
+  let f: ChatFixture;
+  beforeEach(async () => (f = await startChatFixture()));
+  afterEach(() => f.stop());
+
+  it("sends the slug verbatim with the key and attribution headers, streams, and stores both messages", async () => {
+    const chat = await newChat(f, { modelId: "anthropic/claude-sonnet-4" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["Hel", "lo, ", "wor", "ld!"] });
+    const res = await send(f, chat.id, { content: "Say hello" });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type")!, /^text\/event-stream/);
+    const events = await readEvents(res);
+
+    const upstream = f.gateway.completions[0]!;
+    assert.equal((upstream.body as any).model, "anthropic/claude-sonnet-4");
+    assert.equal((upstream.body as any).stream, true);
+    assert.deepEqual((upstream.body as any).messages, [{ role: "user", content: "Say hello" }]);
+    assert.equal(upstream.headers.authorization, `Bearer ${TEST_KEY}`);
+    assert.equal(upstream.headers["http-referer"], "http://127.0.0.1/parley");
+    assert.equal(upstream.headers["x-gateway-title"], "Parley");
+    assert.equal(upstream.headers["x-title"], "Parley");
+
+    assert.deepEqual(names(events), ["turn.start", "text.delta", "text.delta", "text.delta", "text.delta", "usage", "turn.end"]);
+    assert.equal(text(events), "Hello, world!");
+    const ids = events.map((e) => Number(e.id));
+    assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), "ids increase");
+    const usage = events.find((e) => e.event === "usage")!.data;
+    assert.equal(usage.costSource, "gateway");
+    assert.equal(usage.completionTokens, 4);
+    assert.ok(usage.cost > 0);
+    assert.equal(events.at(-1)!.data.finishReason, "stop");
+    assert.equal(events[0]!.data.model, "anthropic/claude-sonnet-4");
+
+    const stored = await (await f.s.api("GET", `/api/chats/${chat.id}`)).json();
+    assert.deepEqual(stored.messages.map((m: any) => [m.role, m.content, m.status]), [
+      ["user", "Say hello", "complete"],
+      ["assistant", "Hello, world!", "complete"],
+    ]);
+    assert.equal(stored.messages[1].id, events[0]!.data.messageId);
+    assert.deepEqual(stored.messages[1].usage, usage);
+    assert.equal(stored.usage.turns, 1);
+    assert.equal(stored.usage.cost, usage.cost);
+    assert.equal(stored.title, "Say hello");
+  });
+
+  it("keeps event ids monotonic across turns and sends the history", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    const first = await readEvents(await send(f, chat.id, { content: "one" }));
+    const second = await readEvents(await send(f, chat.id, { content: "two" }));
+    assert.ok(Number(second[0]!.id) > Number(first.at(-1)!.id));
+    assert.deepEqual((f.gateway.completions[1]!.body as any).messages, [
+      { role: "user", content: "one" },
+      { role: "assistant", content: "You said: one" },
+      { role: "user", content: "two" },
+    ]);
+  });
+
+  it("lets model.headers override attribution headers per request", async () => {
+    await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "openai/gpt-4o-mini", headers: { "X-Title": "My Tool", "HTTP-Referer": "https://example.test/app" } }] });
+    const chat = await newChat(f, { modelId: "openai/gpt-4o-mini" });
+    await readEvents(await send(f, chat.id, { content: "hi" }));
+    const headers = f.gateway.completions[0]!.headers;
+    assert.equal(headers["x-title"], "My Tool");
+    assert.equal(headers["http-referer"], "https://example.test/app");
+    assert.equal(headers["x-gateway-title"], "Parley");
+  });
+
+  it("switches the chat's model when a message names another one", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    await readEvents(await send(f, chat.id, { content: "hi", modelId: "openai/gpt-4o-mini" }));
+    assert.equal((f.gateway.completions[0]!.body as any).model, "openai/gpt-4o-mini");
+    assert.equal((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).modelId, "openai/gpt-4o-mini");
+  });
+
+  it("forwards reasoning deltas and reasoning tokens", async () => {
+    const chat = await newChat(f, { modelId: "fake/reasoner" });
+    const events = await readEvents(await send(f, chat.id, { content: "why" }));
+    assert.equal(events.filter((e) => e.event === "reasoning.delta").map((e) => e.data.text).join(""), "Let me think.");
+    assert.equal(events.find((e) => e.event === "usage")!.data.reasoningTokens, 3);
+  });
+
+  it("reports a mid-stream error chunk as an error event, keeps the partial answer, and ends the turn", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b", "c", "d"], errorAfter: 2, errorStatus: 502 });
+    const events = await readEvents(await send(f, chat.id, { content: "x" }));
+    assert.deepEqual(names(events), ["turn.start", "text.delta", "text.delta", "error", "usage", "turn.end"]);
+    const error = events.find((e) => e.event === "error")!.data;
+    assert.equal(error.code, "upstream_error");
+    assert.equal(error.status, 502);
+    assert.equal(error.message, "Provider disconnected unexpectedly");
+    assert.equal(events.at(-1)!.data.finishReason, "error");
+    const stored = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages[1];
+    assert.equal(stored.content, "ab");
+    assert.equal(stored.status, "error");
+  });
+
+  it("reports a connection that drops without [DONE] as a retryable error", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b", "c"], dropAfter: 2 });
+    const events = await readEvents(await send(f, chat.id, { content: "x" }));
+    const error = events.find((e) => e.event === "error")!.data;
+    assert.match(error.message, /closed the stream before it finished/);
+    assert.equal(error.retryable, true);
+    assert.equal(text(events), "ab");
+    assert.equal(f.gateway.completions.length, 1, "no retry once tokens arrived");
+    assert.equal(events.at(-1)!.event, "turn.end");
+    const usage = events.find((e) => e.event === "usage")!.data;
+    assert.equal(usage.costSource, "estimate", "no usage arrived, so it is estimated");
+    assert.ok(usage.completionTokens > 0);
+  });
+
+  for (const status of [401, 402, 429, 500]) {
+    it(`turns an upstream ${status} into an error event with status when auto-retry is off`, async () => {
+      await f.s.api("PATCH", "/api/settings/app", { chat: { autoRetryFailedSends: false } });
+      const chat = await newChat(f, { modelId: "fake/echo" });
+      f.gateway.enqueue({ kind: "status", status, message: `upstream says ${status}` });
+      const events = await readEvents(await send(f, chat.id, { content: "x" }));
+      assert.deepEqual(names(events), ["turn.start", "error", "usage", "turn.end"]);
+      const error = events[1]!.data;
+      assert.equal(error.status, status);
+      assert.equal(error.message, `upstream says ${status}`);
+      assert.equal(error.retryable, status === 429 || status === 500);
+      assert.equal(f.gateway.completions.length, 1, "no retry");
+    });
+  }
+
+  it("retries 429 and 5xx before the first token when Auto-retry is on, then succeeds", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue({ kind: "status", status: 429, retryAfter: "0" }, { kind: "status", status: 503 }, { kind: "reply", text: "finally" });
+    const events = await readEvents(await send(f, chat.id, { content: "x" }));
+    assert.equal(text(events), "finally");
+    assert.equal(names(events).includes("error"), false);
+    assert.equal(f.gateway.completions.length, 3);
+  });
+
+  it("gives up after three retries and says so", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue(...Array.from({ length: 4 }, () => ({ kind: "status" as const, status: 500 })));
+    const events = await readEvents(await send(f, chat.id, { content: "x" }));
+    assert.equal(events.find((e) => e.event === "error")!.data.status, 500);
+    assert.equal(f.gateway.completions.length, 4);
+  });
+
+  it("never retries a 401, even with Auto-retry on", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue({ kind: "status", status: 401 });
+    const events = await readEvents(await send(f, chat.id, { content: "x" }));
+    assert.equal(events.find((e) => e.event === "error")!.data.status, 401);
+    assert.equal(f.gateway.completions.length, 1);
+  });
+
+  it("estimates cost from live prices when the gateway reports none", async () => {
+    await f.s.api("GET", "/api/providers/gateway/models");
+    const chat = await newChat(f, { modelId: "anthropic/claude-sonnet-4" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["x", "y"], cost: false });
+    const events = await readEvents(await send(f, chat.id, { content: "hi" }));
+    const usage = events.find((e) => e.event === "usage")!.data;
+    assert.equal(usage.costSource, "estimate");
+    assert.ok(Math.abs(usage.cost - (usage.promptTokens * 0.000003 + 2 * 0.000015)) < 1e-12);
+  });
+
+  it("refuses before storing anything when there is no key, no model, or a busy chat", async () => {
+    const chat = await newChat(f);
+    const noModel = await send(f, chat.id, { content: "x" });
+    assert.equal(noModel.status, 400);
+    await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: null }] });
+    const noKey = await send(f, chat.id, { content: "x", modelId: "fake/echo" });
+    assert.equal(noKey.status, 400);
+    assert.match((await noKey.json()).error.message, /no key/);
+    assert.deepEqual((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages, []);
+    assert.equal((await send(f, "c_missing", { content: "x" })).status, 404);
+    assert.equal((await send(f, chat.id, { content: "" })).status, 400);
+  });
+
+  it("answers 409 to a second message while the chat is still answering", async () => {
+    const chat = await newChat(f, { modelId: "fake/slow" });
+    const first = await send(f, chat.id, { content: "long" });
+    const second = await send(f, chat.id, { content: "again" });
+    assert.equal(second.status, 409);
+    await f.s.api("POST", `/api/chats/${chat.id}/cancel`);
+    await readEvents(first);
+  });
+});
+
+describe("cancel", () => {
+  let f: ChatFixture;
+  beforeEach(async () => (f = await startChatFixture()));
+  afterEach(() => f.stop());
+
+  it("POST /cancel aborts the upstream request at once and keeps the partial answer", async () => {
+    const chat = await newChat(f, { modelId: "fake/slow" });
+    const aborted = f.gateway.waitForClientAbort();
+    let cancelled = false;
+    const events = await readEvents(await send(f, chat.id, { content: "go" }), (event) => {
+      if (event.event === "text.delta" && !cancelled) {
+        cancelled = true;
+        void f.s.api("POST", `/api/chats/${chat.id}/cancel`);
+      }
+    });
+    await aborted;
+    assert.equal(f.gateway.streamsAbortedByClient, 1);
+    assert.equal(events.at(-1)!.event, "turn.end");
+    assert.equal(events.at(-1)!.data.finishReason, "cancelled");
+    const stored = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages[1];
+    assert.equal(stored.status, "cancelled");
+    assert.ok(stored.content.length > 0 && stored.content === text(events));
+  });
+
+  it("a client that disconnects cancels the turn and the gateway sees its socket close", async () => {
+    const chat = await newChat(f, { modelId: "fake/slow" });
+    const controller = new AbortController();
+    const aborted = f.gateway.waitForClientAbort();
+    const res = await send(f, chat.id, { content: "go" }, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("text.delta")) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await aborted;
+    for (let i = 0; i < 100; i++) {
+      const message = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages[1];
+      if (message.status !== "streaming") {
+        assert.equal(message.status, "cancelled");
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.fail("the turn was not cancelled");
+  });
+
+  it("lets a second UI follow a live turn from Last-Event-ID", async () => {
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b", "c"], delayMs: 30 });
+    const main = send(f, chat.id, { content: "go" });
+    const firstEvents = await readEvents(await main);
+    const replay = await f.s.api("GET", `/api/chats/${chat.id}/stream`, undefined, { "last-event-id": firstEvents[1]!.id! });
+    const replayed = await readEvents(replay);
+    assert.deepEqual(replayed.map((e) => e.id), firstEvents.slice(2).map((e) => e.id));
+  });
+});
+
+describe("referenced files", () => {
+  let f: ChatFixture;
+  beforeEach(async () => (f = await startChatFixture()));
+  afterEach(() => f.stop());
+
+  it("injects referenced files as user messages before the message", async () => {
+    fs.mkdirSync(path.join(f.s.projectDir, "src"));
+    fs.writeFileSync(path.join(f.s.projectDir, "src", "a.ts"), "export const a = 1;\n");
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    await readEvents(await send(f, chat.id, { content: "explain @src/a.ts", referencedPaths: ["src/a.ts"] }));
+    const messages = (f.gateway.completions[0]!.body as any).messages;
+    assert.equal(messages.length, 2);
+    assert.equal(messages[0].role, "user");
+    assert.match(messages[0].content, /^File: src\/a\.ts\n```\nexport const a = 1;\n/);
+    assert.deepEqual(messages[1], { role: "user", content: "explain @src/a.ts" });
+  });
+
+  it("refuses paths that leave the project, with 400 and nothing stored or sent", async () => {
+    const outside = path.join(path.dirname(f.s.projectDir), "secret.txt");
+    fs.writeFileSync(outside, "top secret");
+    fs.symlinkSync(outside, path.join(f.s.projectDir, "link.txt"));
+    fs.symlinkSync(path.dirname(f.s.projectDir), path.join(f.s.projectDir, "up"));
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    for (const bad of ["../secret.txt", outside, "link.txt", "up/secret.txt", "src/../../secret.txt", "missing.txt"]) {
+      const res = await send(f, chat.id, { content: "x", referencedPaths: [bad] });
+      assert.equal(res.status, 400, bad);
+      assert.equal((await res.json()).error.code, "invalid_request");
+    }
+    assert.equal(f.gateway.completions.length, 0);
+    assert.deepEqual((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages, []);
+  });
+});
