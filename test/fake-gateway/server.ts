@@ -33,7 +33,8 @@ export type Scenario =
       cachedTokens?: number;
       reasoningTokens?: number;
     }
-  | { kind: "raw"; body: string; chunkBytes?: number; delayMs?: number };
+  /** Bytes exactly as given, written in pieces (every `chunkBytes`, or cut at `splitAt` offsets). */
+  | { kind: "raw"; body: string; chunkBytes?: number; splitAt?: number[]; delayMs?: number; latin1?: boolean };
 
 export const KEEP_ALIVE_COMMENT = ": GATEWAY PROCESSING\n\n";
 
@@ -166,9 +167,12 @@ export class FakeGateway {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
     if (scenario.kind === "raw") {
-      const step = scenario.chunkBytes ?? scenario.body.length;
-      for (let at = 0; at < scenario.body.length && alive(); at += step) {
-        res.write(scenario.body.slice(at, at + step));
+      const { body } = scenario;
+      const cuts = scenario.splitAt ?? [];
+      const step = scenario.chunkBytes ?? body.length;
+      const bounds = scenario.splitAt ? [0, ...cuts, body.length] : Array.from({ length: Math.ceil(body.length / step) + 1 }, (_, i) => Math.min(i * step, body.length));
+      for (let i = 0; i + 1 < bounds.length && alive(); i++) {
+        res.write(Buffer.from(body.slice(bounds[i], bounds[i + 1]), scenario.latin1 ? "latin1" : "utf8"));
         if (scenario.delayMs) await pause(scenario.delayMs);
       }
       finished = true;

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { addToTotals, emptyTotals, estimateCost, estimateUsage, normalizeUsage } from "../../../src/core/usage";
+
+const pricing = { prompt: 0.000003, completion: 0.000015, input_cache_read: 0.0000003 };
+
+describe("usage accounting", () => {
+  it("takes the gateway's cost when it reports one", () => {
+    const usage = normalizeUsage(
+      { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost: 0.5, prompt_tokens_details: { cached_tokens: 40 }, completion_tokens_details: { reasoning_tokens: 5 } },
+      pricing,
+    );
+    assert.deepEqual(usage, { promptTokens: 100, completionTokens: 20, totalTokens: 120, cachedTokens: 40, reasoningTokens: 5, cost: 0.5, costSource: "gateway" });
+  });
+
+  it("estimates from live prices otherwise, pricing cached tokens at the cache-read price", () => {
+    const usage = normalizeUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 40 } }, pricing);
+    assert.equal(usage.costSource, "estimate");
+    assert.equal(usage.totalTokens, 120);
+    assert.ok(Math.abs(usage.cost! - (60 * 0.000003 + 40 * 0.0000003 + 20 * 0.000015)) < 1e-15);
+  });
+
+  it("says null rather than inventing a cost when no prices are known", () => {
+    assert.equal(normalizeUsage({ prompt_tokens: 1, completion_tokens: 1 }, undefined).cost, null);
+    assert.equal(estimateCost({ promptTokens: 1, completionTokens: 1, cachedTokens: 0 }, { prompt: 1 }), null);
+  });
+
+  it("treats negative, missing or non-numeric counts as zero", () => {
+    const usage = normalizeUsage({ prompt_tokens: -3, completion_tokens: Number.NaN } as never, pricing);
+    assert.equal(usage.promptTokens, 0);
+    assert.equal(usage.completionTokens, 0);
+  });
+
+  it("estimates tokens at about four characters each when no usage arrived", () => {
+    const usage = estimateUsage("12345678", "1234", undefined);
+    assert.equal(usage.promptTokens, 2);
+    assert.equal(usage.completionTokens, 1);
+    assert.equal(usage.costSource, "estimate");
+  });
+
+  it("adds turns into totals, counting an unknown cost as 0", () => {
+    const a = normalizeUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.1 }, undefined);
+    const b = normalizeUsage({ prompt_tokens: 3, completion_tokens: 4 }, undefined);
+    assert.deepEqual(addToTotals(addToTotals(emptyTotals(), a), b), { promptTokens: 4, completionTokens: 6, totalTokens: 10, cachedTokens: 0, reasoningTokens: 0, cost: 0.1, turns: 2 });
+  });
+});
