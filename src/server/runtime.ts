@@ -101,6 +101,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     turns: activeTurns,
     log: options.log,
     context: options.turnContext,
+    transaction: (work) => db.transaction(work)(),
     retryBaseMs: options.retryBaseMs,
   });
   return {

@@ -52,13 +52,12 @@ export class ChatService {
     this.changed(chat);
   }
 
-  /** Names an untitled chat after its first message, as people expect from a chat list. */
-  titleFromFirstMessage(chat: Chat, content: string): void {
-    if (chat.title !== DEFAULT_CHAT_TITLE) return;
+  /** The title an untitled chat takes from its first message, as people expect from a chat list. */
+  titleFor(chat: Chat, content: string): string | undefined {
+    if (chat.title !== DEFAULT_CHAT_TITLE) return undefined;
     const line = content.replace(/\s+/g, " ").trim();
-    if (!line) return;
-    const title = line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
-    this.changed(this.chats.update(chat.id, { title })!);
+    if (!line) return undefined;
+    return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
   }
 
   changed(chat: Chat): void {

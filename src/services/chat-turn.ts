@@ -41,6 +41,8 @@ export type ChatTurnDeps = {
   turns: ActiveTurns;
   log: Logger;
   context?: TurnContextProvider;
+  /** Runs the writes that open a turn as one transaction. */
+  transaction: <T>(work: () => T) => T;
   /** Base of the exponential backoff between retries (tests shorten it). */
   retryBaseMs?: number;
 };
@@ -78,22 +80,10 @@ export class ChatTurns {
 
   /** Stores the user message, registers the live turn, and runs it to its end in the background. */
   start(prepared: PreparedTurn): TurnBroadcast {
-    const { chat, resolved } = prepared;
+    const { chat } = prepared;
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
-    for (const file of prepared.files) {
-      this.deps.messages.append(chat.id, { role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } });
-    }
-    this.deps.messages.append(chat.id, {
-      role: "user",
-      content: prepared.content,
-      status: "complete",
-      meta: prepared.files.length > 0 ? { referencedPaths: prepared.files.map((f) => f.path) } : null,
-    });
-    if (chat.modelId !== resolved.modelId) this.deps.chats.update(chat.id, { modelId: resolved.modelId });
-    else this.deps.chats.touch(chat.id);
-    this.deps.chatService.titleFromFirstMessage(chat, prepared.content);
-    this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
-    const assistant = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+    const assistant = this.deps.transaction(() => this.storeUserTurn(prepared));
+    this.deps.chatService.changed(chat);
 
     void this.run(prepared, assistant, broadcast, controller.signal)
       .catch((error) => {
@@ -109,6 +99,24 @@ export class ChatTurns {
         this.deps.chatService.changed(chat);
       });
     return broadcast;
+  }
+
+  /** Referenced files, the user message, and an empty assistant message to stream into. */
+  private storeUserTurn(prepared: PreparedTurn): Message {
+    const { chat, resolved } = prepared;
+    for (const file of prepared.files) {
+      this.deps.messages.append(chat.id, { role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } });
+    }
+    this.deps.messages.append(chat.id, {
+      role: "user",
+      content: prepared.content,
+      status: "complete",
+      meta: prepared.files.length > 0 ? { referencedPaths: prepared.files.map((f) => f.path) } : null,
+    });
+    const title = this.deps.chatService.titleFor(chat, prepared.content);
+    this.deps.chats.update(chat.id, { modelId: resolved.modelId, ...(title ? { title } : {}) });
+    this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
+    return this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
   }
 
   private async run(prepared: PreparedTurn, assistant: Message, broadcast: TurnBroadcast, signal: AbortSignal): Promise<void> {

@@ -39,10 +39,9 @@ export class ConnectionResolver {
     const model = entries(settings, "models").find((m) => m.id === modelId);
     const providerId = typeof model?.provider === "string" ? model.provider : "gateway";
     const provider = this.provider(settings, providerId);
-    const key =
-      (await this.secrets.get(apiKeySecretName("models", modelId))) ??
-      (typeof model?.apiKey === "string" && model.apiKey ? model.apiKey : undefined) ??
-      (await this.providerKey(provider, providerId));
+    // Both lookups at once: the model's own key wins over the provider's.
+    const [modelKey, providerKey] = await Promise.all([this.secrets.get(apiKeySecretName("models", modelId)), this.providerKey(provider, providerId)]);
+    const key = modelKey ?? (typeof model?.apiKey === "string" && model.apiKey ? model.apiKey : undefined) ?? providerKey;
     if (!key) {
       throw invalid(`no key for provider "${providerId}": paste an API key or sign in under Settings, Providers`);
     }

@@ -24,6 +24,7 @@ function inside(root: string, candidate: string): boolean {
 }
 
 export async function readReferencedFiles(projectDir: string, relPaths: string[]): Promise<ReferencedFile[]> {
+  if (relPaths.length === 0) return [];
   const root = await fs.realpath(projectDir);
   const files: ReferencedFile[] = [];
   for (const relPath of [...new Set(relPaths)]) {

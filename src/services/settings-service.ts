@@ -53,12 +53,16 @@ export type SettingsServiceDeps = {
 
 export class SettingsService {
   private readonly projectLock = new KeyedMutex();
+  private validatedApp: { stored: JsonObject; value: JsonObject } | undefined;
 
   constructor(private readonly deps: SettingsServiceDeps) {}
 
   /** The stored app layer, validated key by key (bad keys are dropped from use, not deleted). */
   appLayer(): JsonObject {
-    return validateLayer(this.deps.app.read(), appSettingsShape).value;
+    const stored = this.deps.app.read();
+    // Validation is the costly part; the store hands back the same object while the row is unchanged.
+    if (this.validatedApp?.stored !== stored) this.validatedApp = { stored, value: validateLayer(stored, appSettingsShape).value };
+    return this.validatedApp.value;
   }
 
   async getApp(): Promise<JsonObject> {

@@ -10,6 +10,8 @@ export type QuarantinedRow = { key: string; value: string; createdAt: string };
 export type Logger = (line: string) => void;
 
 export class AppSettingsStore {
+  private last: { text: string; value: JsonObject } | undefined;
+
   constructor(
     private readonly kv: AppKvRepo,
     private readonly log: Logger,
@@ -22,8 +24,13 @@ export class AppSettingsStore {
   read(): JsonObject {
     const row = this.kv.get(APP_SETTINGS_KEY);
     if (!row) return {};
+    // The same text gives back the same (read-only) object, so callers can cache what they derive.
+    if (this.last?.text === row.value) return this.last.value;
     const parsed = parseObject(row.value);
-    if (parsed) return parsed;
+    if (parsed) {
+      this.last = { text: row.value, value: parsed };
+      return parsed;
+    }
     const key = this.quarantine(row);
     this.log(`app settings were unreadable and were moved to app_kv key "${key}"; starting from defaults`);
     return {};

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { Chat } from "../shared/chats";
 import type { Db } from "./db";
+import { statement } from "./statements";
 import { nowIso } from "./clock";
 
 type ChatRow = {
@@ -65,8 +66,7 @@ export class ChatsRepo {
   create(chat: NewChat): Chat {
     const id = `c_${randomBytes(9).toString("base64url")}`;
     const now = nowIso();
-    this.db
-      .prepare(
+    statement(this.db, 
         `INSERT INTO chats (id, project_id, title, prompt_id, card_prompt_id, model_id, agent, tools_json, agent_files, skills, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -88,13 +88,13 @@ export class ChatsRepo {
   }
 
   byId(id: string): Chat | undefined {
-    const row = this.db.prepare("SELECT * FROM chats WHERE id = ?").get(id) as ChatRow | undefined;
+    const row = statement(this.db, "SELECT * FROM chats WHERE id = ?").get(id) as ChatRow | undefined;
     return row ? toChat(row) : undefined;
   }
 
   /** Newest activity first. */
   listByProject(projectId: string): Chat[] {
-    const rows = this.db.prepare("SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC").all(projectId) as ChatRow[];
+    const rows = statement(this.db, "SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC").all(projectId) as ChatRow[];
     return rows.map(toChat);
   }
 
@@ -102,31 +102,31 @@ export class ChatsRepo {
     const keys = (Object.keys(changes) as (keyof ChatChanges)[]).filter((k) => changes[k] !== undefined && k in COLUMN_OF);
     const sets = keys.map((k) => `${COLUMN_OF[k]} = ?`);
     const values = keys.map((k) => columnValue(k, changes[k]));
-    this.db.prepare(`UPDATE chats SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...values, nowIso(), id);
+    statement(this.db, `UPDATE chats SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...values, nowIso(), id);
     return this.byId(id);
   }
 
   touch(id: string): void {
-    this.db.prepare("UPDATE chats SET updated_at = ? WHERE id = ?").run(nowIso(), id);
+    statement(this.db, "UPDATE chats SET updated_at = ? WHERE id = ?").run(nowIso(), id);
   }
 
   delete(id: string): boolean {
-    return this.db.prepare("DELETE FROM chats WHERE id = ?").run(id).changes > 0;
+    return statement(this.db, "DELETE FROM chats WHERE id = ?").run(id).changes > 0;
   }
 
   /** Clears `promptId` on every chat that referenced the prompt; returns the affected chats. */
   clearPromptId(promptId: string): string[] {
-    const ids = (this.db.prepare("SELECT id FROM chats WHERE prompt_id = ?").all(promptId) as { id: string }[]).map((r) => r.id);
-    this.db.prepare("UPDATE chats SET prompt_id = NULL, updated_at = ? WHERE prompt_id = ?").run(nowIso(), promptId);
+    const ids = (statement(this.db, "SELECT id FROM chats WHERE prompt_id = ?").all(promptId) as { id: string }[]).map((r) => r.id);
+    statement(this.db, "UPDATE chats SET prompt_id = NULL, updated_at = ? WHERE prompt_id = ?").run(nowIso(), promptId);
     return ids;
   }
 
   lastEventId(id: string): number {
-    const row = this.db.prepare("SELECT last_event_id AS n FROM chats WHERE id = ?").get(id) as { n: number } | undefined;
+    const row = statement(this.db, "SELECT last_event_id AS n FROM chats WHERE id = ?").get(id) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 
   setLastEventId(id: string, eventId: number): void {
-    this.db.prepare("UPDATE chats SET last_event_id = max(last_event_id, ?) WHERE id = ?").run(eventId, id);
+    statement(this.db, "UPDATE chats SET last_event_id = max(last_event_id, ?) WHERE id = ?").run(eventId, id);
   }
 }

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Message, MessageStatus } from "../shared/chats";
 import type { Usage, UsageRow } from "../shared/usage";
 import type { Db } from "./db";
+import { statement } from "./statements";
 import { nowIso } from "./clock";
 
 type MessageRow = {
@@ -42,8 +43,7 @@ export class MessagesRepo {
 
   append(chatId: string, message: NewMessage): Message {
     const id = `m_${randomBytes(9).toString("base64url")}`;
-    this.db
-      .prepare(
+    statement(this.db, 
         `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, created_at)
          VALUES (?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -63,12 +63,12 @@ export class MessagesRepo {
   }
 
   byId(id: string): Message | undefined {
-    const row = this.db.prepare("SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | undefined;
+    const row = statement(this.db, "SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | undefined;
     return row ? toMessage(row) : undefined;
   }
 
   listByChat(chatId: string): Message[] {
-    return (this.db.prepare("SELECT * FROM messages WHERE chat_id = ? ORDER BY seq").all(chatId) as MessageRow[]).map(toMessage);
+    return (statement(this.db, "SELECT * FROM messages WHERE chat_id = ? ORDER BY seq").all(chatId) as MessageRow[]).map(toMessage);
   }
 
   update(id: string, changes: MessageChanges): void {
@@ -78,12 +78,12 @@ export class MessagesRepo {
     if (changes.status !== undefined) sets.push("status = ?"), values.push(changes.status);
     if (changes.usage !== undefined) sets.push("usage_json = ?"), values.push(changes.usage ? JSON.stringify(changes.usage) : null);
     if (changes.meta !== undefined) sets.push("meta_json = ?"), values.push(changes.meta ? JSON.stringify(changes.meta) : null);
-    if (sets.length > 0) this.db.prepare(`UPDATE messages SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
+    if (sets.length > 0) statement(this.db, `UPDATE messages SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
   }
 
   /** After a crash, answers that were still streaming are marked interrupted (their text is kept). */
   markInterrupted(): number {
-    return this.db.prepare("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'").run().changes;
+    return statement(this.db, "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'").run().changes;
   }
 
   /** Token and cost sums over assistant messages, grouped by model or by UTC day. */
@@ -94,8 +94,7 @@ export class MessagesRepo {
     if (filter.projectId) where.push("c.project_id = ?"), params.push(filter.projectId);
     if (filter.from) where.push("m.created_at >= ?"), params.push(filter.from);
     if (filter.to) where.push("m.created_at <= ?"), params.push(filter.to.length === 10 ? `${filter.to}T23:59:59.999Z` : filter.to);
-    return this.db
-      .prepare(
+    return statement(this.db, 
         `SELECT ${key} AS key,
            sum(json_extract(m.usage_json, '$.promptTokens')) AS promptTokens,
            sum(json_extract(m.usage_json, '$.completionTokens')) AS completionTokens,

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isPlainObject, type JsonObject } from "../core/settings-merge";
 import { writeFileAtomic } from "./atomic-write";
+import { FileSnapshots } from "./file-snapshot";
 
 export const PROJECT_FILE_NAME = ".app.json";
 
@@ -15,14 +16,9 @@ export function projectFilePath(projectDir: string): string {
   return path.join(projectDir, PROJECT_FILE_NAME);
 }
 
-export async function readProjectFile(projectDir: string): Promise<ProjectFileRead> {
-  let text: string;
-  try {
-    text = await fs.readFile(projectFilePath(projectDir), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };
-    return { state: "corrupt", error: `${PROJECT_FILE_NAME} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
-  }
+const snapshots = new FileSnapshots<ProjectFileRead>();
+
+function parseProjectFile(text: string): ProjectFileRead {
   if (text.trim() === "") return { state: "ok", value: {} };
   try {
     const value: unknown = JSON.parse(text);
@@ -30,6 +26,15 @@ export async function readProjectFile(projectDir: string): Promise<ProjectFileRe
     return { state: "corrupt", error: `${PROJECT_FILE_NAME} must hold a JSON object` };
   } catch (error) {
     return { state: "corrupt", error: `${PROJECT_FILE_NAME} is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** The parsed file; the value is shared with later reads, so callers must treat it as read-only. */
+export async function readProjectFile(projectDir: string): Promise<ProjectFileRead> {
+  try {
+    return (await snapshots.read(projectFilePath(projectDir), parseProjectFile)) ?? { state: "missing" };
+  } catch (error) {
+    return { state: "corrupt", error: `${PROJECT_FILE_NAME} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
 }
 

@@ -1,12 +1,13 @@
 // Table project_settings: the settings of db-backed projects ("Store settings in app DB").
 import type { Db } from "./db";
+import { statement } from "./statements";
 import { nowIso } from "./clock";
 
 export class ProjectSettingsRepo {
   constructor(private readonly db: Db) {}
 
   get(projectId: string): string | undefined {
-    const row = this.db.prepare("SELECT json FROM project_settings WHERE project_id = ?").get(projectId) as
+    const row = statement(this.db, "SELECT json FROM project_settings WHERE project_id = ?").get(projectId) as
       | { json: string }
       | undefined;
     return row?.json;
@@ -17,8 +18,7 @@ export class ProjectSettingsRepo {
   }
 
   put(projectId: string, json: string): void {
-    this.db
-      .prepare(
+    statement(this.db, 
         `INSERT INTO project_settings (project_id, json, updated_at) VALUES (?, ?, ?)
          ON CONFLICT(project_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
       )
@@ -26,11 +26,11 @@ export class ProjectSettingsRepo {
   }
 
   delete(projectId: string): void {
-    this.db.prepare("DELETE FROM project_settings WHERE project_id = ?").run(projectId);
+    statement(this.db, "DELETE FROM project_settings WHERE project_id = ?").run(projectId);
   }
 
   dbBackedProjectIds(): Set<string> {
-    const rows = this.db.prepare("SELECT project_id AS id FROM project_settings").all() as { id: string }[];
+    const rows = statement(this.db, "SELECT project_id AS id FROM project_settings").all() as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }
 }

@@ -1,6 +1,7 @@
 // Table projects: every project directory Parley has seen, by its canonical absolute path.
 import { randomBytes } from "node:crypto";
 import type { Db } from "./db";
+import { statement } from "./statements";
 import { nowIso } from "./clock";
 
 export type ProjectRow = { id: string; dir: string; createdAt: string };
@@ -11,22 +12,21 @@ export class ProjectsRepo {
   constructor(private readonly db: Db) {}
 
   list(): ProjectRow[] {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM projects ORDER BY created_at, id`).all() as ProjectRow[];
+    return statement(this.db, `SELECT ${COLUMNS} FROM projects ORDER BY created_at, id`).all() as ProjectRow[];
   }
 
   byId(id: string): ProjectRow | undefined {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM projects WHERE id = ?`).get(id) as ProjectRow | undefined;
+    return statement(this.db, `SELECT ${COLUMNS} FROM projects WHERE id = ?`).get(id) as ProjectRow | undefined;
   }
 
   byDir(dir: string): ProjectRow | undefined {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM projects WHERE dir = ?`).get(dir) as ProjectRow | undefined;
+    return statement(this.db, `SELECT ${COLUMNS} FROM projects WHERE dir = ?`).get(dir) as ProjectRow | undefined;
   }
 
   /** Returns the project for `dir`, creating it on first use; `created` says which happened. */
   ensure(dir: string): { project: ProjectRow; created: boolean } {
     const id = `p_${randomBytes(8).toString("base64url")}`;
-    const result = this.db
-      .prepare("INSERT INTO projects (id, dir, created_at) VALUES (?, ?, ?) ON CONFLICT(dir) DO NOTHING")
+    const result = statement(this.db, "INSERT INTO projects (id, dir, created_at) VALUES (?, ?, ?) ON CONFLICT(dir) DO NOTHING")
       .run(id, dir, nowIso());
     return { project: this.byDir(dir)!, created: result.changes > 0 };
   }

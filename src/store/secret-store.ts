@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "./atomic-write";
 import { KeyedMutex } from "../services/keyed-mutex";
+import { FileSnapshots } from "./file-snapshot";
 
 export interface SecretStore {
   get(name: string): Promise<string | undefined>;
@@ -19,6 +20,7 @@ export const SECRETS_FILE_NAME = "secrets.json";
 export class FileSecretStore implements SecretStore {
   private readonly file: string;
   private readonly lock = new KeyedMutex();
+  private readonly snapshots = new FileSnapshots<Record<string, string>>();
 
   constructor(home: string) {
     this.file = path.join(home, SECRETS_FILE_NAME);
@@ -51,18 +53,16 @@ export class FileSecretStore implements SecretStore {
     });
   }
 
+  /** Read-only view of the whole map (re-read only when the file changed). */
   private async readAll(): Promise<Record<string, string>> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw error;
-    }
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new Error(`${SECRETS_FILE_NAME} is damaged; it was left untouched`);
-    }
-    return parsed as Record<string, string>;
+    return (
+      (await this.snapshots.read(this.file, (text) => {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+          throw new Error(`${SECRETS_FILE_NAME} is damaged; it was left untouched`);
+        }
+        return parsed as Record<string, string>;
+      })) ?? {}
+    );
   }
 }

@@ -2,6 +2,7 @@
 // so a copied database file does not hand out live sessions.
 import { createHash } from "node:crypto";
 import type { Db } from "./db";
+import { statement } from "./statements";
 import { nowIso } from "./clock";
 
 export type SessionRow = { idHash: string; createdAt: string; lastSeenAt: string; expiresAt: string; userAgent: string };
@@ -15,23 +16,20 @@ export class SessionsRepo {
 
   create(id: string, userAgent: string, ttlMs: number): void {
     const now = new Date();
-    this.db
-      .prepare("INSERT INTO sessions (id_hash, created_at, last_seen_at, expires_at, user_agent) VALUES (?, ?, ?, ?, ?)")
+    statement(this.db, "INSERT INTO sessions (id_hash, created_at, last_seen_at, expires_at, user_agent) VALUES (?, ?, ?, ?, ?)")
       .run(hashSessionId(id), now.toISOString(), now.toISOString(), new Date(now.getTime() + ttlMs).toISOString(), userAgent);
   }
 
   /** True when the session exists and has not expired; records that it was seen. */
   touch(id: string): boolean {
     const now = nowIso();
-    const result = this.db
-      .prepare("UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?")
+    const result = statement(this.db, "UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?")
       .run(now, hashSessionId(id), now);
     return result.changes > 0;
   }
 
   list(): SessionRow[] {
-    return this.db
-      .prepare(
+    return statement(this.db, 
         `SELECT id_hash AS idHash, created_at AS createdAt, last_seen_at AS lastSeenAt, expires_at AS expiresAt,
          user_agent AS userAgent FROM sessions WHERE expires_at > ? ORDER BY created_at`,
       )
@@ -39,10 +37,10 @@ export class SessionsRepo {
   }
 
   revoke(idHash: string): boolean {
-    return this.db.prepare("DELETE FROM sessions WHERE id_hash = ?").run(idHash).changes > 0;
+    return statement(this.db, "DELETE FROM sessions WHERE id_hash = ?").run(idHash).changes > 0;
   }
 
   deleteExpired(): void {
-    this.db.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(nowIso());
+    statement(this.db, "DELETE FROM sessions WHERE expires_at <= ?").run(nowIso());
   }
 }

@@ -19,6 +19,9 @@ export const TEXT_MODELS: RawModel[] = [
   model("fake/echo", "Fake: Echo", "0.000001", "0.000002"),
   model("fake/slow", "Fake: Slow talker", "0.000001", "0.000002"),
   model("fake/reasoner", "Fake: Reasoner", "0.000003", "0.000015"),
+  // For benchmarks: numbered pieces ("t0 t1 …") sent as fast as possible, so order and loss can be checked.
+  model("fake/fast", "Fake: 20 quick pieces", "0.000001", "0.000002"),
+  model("fake/burst", "Fake: 2000 quick pieces", "0.000001", "0.000002"),
   model("openai/gpt-4o-mini", "OpenAI: GPT-4o-mini", "0.00000015", "0.0000006"),
   model("anthropic/claude-sonnet-4", "Anthropic: Claude Sonnet 4", "0.000003", "0.000015"),
   model("google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in)", "0.0000003", "0.0000025", ["text", "image", "audio"]),

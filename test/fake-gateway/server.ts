@@ -241,6 +241,8 @@ export class FakeGateway {
       const text = `Thinking out loud about "${said}". `.repeat(4) + "That is all I have to say.";
       return { kind: "reply", text, delayMs: 120 };
     }
+    if (model.id === "fake/fast") return { kind: "reply", pieces: numberedPieces(20) };
+    if (model.id === "fake/burst") return { kind: "reply", pieces: numberedPieces(2000) };
     if (model.id === "fake/reasoner") return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
   }
@@ -355,6 +357,11 @@ export class FakeGateway {
       req.pipe(parser);
     });
   }
+}
+
+/** "t0 ", "t1 ", …: pieces whose order and completeness a reader can check. */
+export function numberedPieces(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `t${i} `);
 }
 
 type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };

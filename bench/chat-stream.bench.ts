@@ -1,0 +1,128 @@
+// Chat streaming through Parley against the same request made directly to the fake gateway:
+// time to first token, chunks per second through one stream, and 100 concurrent streams checked
+// for order and loss. Prints one JSON line per result.
+import { createParser } from "eventsource-parser";
+import { numberedPieces } from "../test/fake-gateway/server";
+import { startStack } from "./processes";
+import { median, percentile, report, round } from "./stats";
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+type Timing = { firstTokenMs: number; doneMs: number; text: string; chunks: number };
+
+/** Reads an SSE response, timing the first text and the end; works for both wire formats. */
+async function timeStream(started: number, response: Response, textOf: (event: string | undefined, data: string) => string | undefined): Promise<Timing> {
+  let firstTokenMs = NaN;
+  let text = "";
+  let chunks = 0;
+  const parser = createParser({
+    onEvent(e) {
+      const piece = textOf(e.event, e.data);
+      if (piece === undefined) return;
+      if (Number.isNaN(firstTokenMs)) firstTokenMs = performance.now() - started;
+      text += piece;
+      chunks++;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(bytes, { stream: true }));
+  return { firstTokenMs, doneMs: performance.now() - started, text, chunks };
+}
+
+const parleyText = (event: string | undefined, data: string) => (event === "text.delta" ? (JSON.parse(data) as { text: string }).text : undefined);
+const directText = (_event: string | undefined, data: string) => {
+  if (data === "[DONE]") return undefined;
+  const content = (JSON.parse(data) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
+  return content ? content : undefined;
+};
+
+async function direct(stack: Stack, model: string): Promise<Timing> {
+  const started = performance.now();
+  const response = await fetch(`${stack.gatewayBaseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { authorization: "Bearer sk-fake-bench", "content-type": "application/json", "http-referer": "http://127.0.0.1/parley", "x-title": "Parley" },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+  });
+  return timeStream(started, response, directText);
+}
+
+async function newChat(stack: Stack, model: string): Promise<string> {
+  return ((await (await stack.api("POST", `/api/projects/${stack.projectId}/chats`, { modelId: model })).json()) as { id: string }).id;
+}
+
+async function throughParley(stack: Stack, chatId: string): Promise<Timing> {
+  const started = performance.now();
+  const response = await fetch(`${stack.parleyUrl}/api/chats/${chatId}/messages/stream`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ content: "hi" }),
+  });
+  return timeStream(started, response, parleyText);
+}
+
+async function firstToken(stack: Stack, samples: number): Promise<void> {
+  const chats = await Promise.all(Array.from({ length: samples + 20 }, () => newChat(stack, "fake/fast")));
+  const parley: number[] = [];
+  const straight: number[] = [];
+  for (let i = 0; i < chats.length; i++) {
+    // Alternate the two paths so drift on a shared machine hits both alike; skip 20 warm-up rounds.
+    const viaParley = await throughParley(stack, chats[i]!);
+    const viaDirect = await direct(stack, "fake/fast");
+    if (i >= 20) {
+      parley.push(viaParley.firstTokenMs);
+      straight.push(viaDirect.firstTokenMs);
+    }
+  }
+  report({
+    bench: "chat.first_token",
+    samples,
+    parleyMedianMs: round(median(parley)),
+    directMedianMs: round(median(straight)),
+    addedMedianMs: round(median(parley) - median(straight)),
+    parleyP95Ms: round(percentile(parley, 95)),
+    directP95Ms: round(percentile(straight, 95)),
+    targetAddedMedianMs: 2,
+  });
+}
+
+async function throughput(stack: Stack): Promise<void> {
+  const expected = numberedPieces(2000).join("");
+  const viaParley = await throughParley(stack, await newChat(stack, "fake/burst"));
+  const viaDirect = await direct(stack, "fake/burst");
+  const perSecond = (t: Timing) => t.chunks / ((t.doneMs - t.firstTokenMs) / 1000);
+  report({
+    bench: "chat.chunks_per_second",
+    chunks: viaParley.chunks,
+    parleyChunksPerSecond: Math.round(perSecond(viaParley)),
+    directChunksPerSecond: Math.round(perSecond(viaDirect)),
+    lossless: viaParley.text === expected && viaDirect.text === expected,
+  });
+}
+
+async function concurrent(stack: Stack, streams: number): Promise<void> {
+  const expected = numberedPieces(20).join("");
+  const chats = await Promise.all(Array.from({ length: streams }, () => newChat(stack, "fake/fast")));
+  const started = performance.now();
+  const results = await Promise.all(chats.map((chat) => throughParley(stack, chat)));
+  const inOrder = results.filter((r) => r.text === expected).length;
+  report({
+    bench: "chat.concurrent_streams",
+    streams,
+    chunksEach: 20,
+    streamsComplete: inOrder,
+    chunksLost: results.reduce((lost, r) => lost + (20 - r.chunks), 0),
+    allInOrder: inOrder === streams,
+    wallMs: round(performance.now() - started, 1),
+    firstTokenP95Ms: round(percentile(results.map((r) => r.firstTokenMs), 95)),
+  });
+}
+
+export async function runChatStreamBench(): Promise<void> {
+  const stack = await startStack();
+  try {
+    await firstToken(stack, Number(process.env.BENCH_SAMPLES ?? 200));
+    await throughput(stack);
+    await concurrent(stack, 100);
+  } finally {
+    stack.stop();
+  }
+}
