@@ -42,7 +42,12 @@ async function serve(options: ServeOptions): Promise<void> {
   prepareHome(options.home);
   checkProjects(options.projects);
   const log = createLogger();
-  const runtime = createRuntime({ home: options.home, log, gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined });
+  const runtime = createRuntime({
+    home: options.home,
+    log,
+    gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined,
+    gatewayAuthUrl: process.env.APP_GATEWAY_AUTH_URL || undefined,
+  });
   const projects = [];
   for (const dir of options.projects) projects.push(await runtime.projects.resolveDir(dir));
 

@@ -13,6 +13,7 @@ import { chatRoutes } from "./routes/chats";
 import { gatewayRoutes } from "./routes/gateway";
 import { usageRoutes } from "./routes/usage";
 import { dictationRoutes } from "./routes/dictation";
+import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -53,6 +54,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(gatewayRoutes(runtime));
   app.use(usageRoutes(runtime));
   app.use(dictationRoutes(runtime));
+  app.use(gatewayOAuthRoutes(runtime));
   app.use("/api", apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

@@ -19,10 +19,13 @@ import { MessagesRepo } from "../store/messages-repo";
 import { RecentModelsRepo } from "../store/recent-models-repo";
 import { ChatService } from "../services/chat-service";
 import { ChatTurns, type TurnContextProvider } from "../services/chat-turn";
-import { ConnectionResolver, type OAuthKeySource } from "../services/connection-resolver";
+import { ConnectionResolver } from "../services/connection-resolver";
 import { ModelCatalog } from "../services/model-catalog";
 import { ActiveTurns } from "../services/turn-broadcast";
 import { Dictation } from "../services/dictation";
+import { GatewayAccounts } from "../services/gateway-accounts";
+import { GatewayOAuth } from "../services/gateway-oauth";
+import { DEFAULT_GATEWAY_AUTH_URL } from "../core/settings-defaults";
 
 export type RuntimeOptions = {
   home: string;
@@ -31,11 +34,12 @@ export type RuntimeOptions = {
   secrets?: SecretStore;
   /** APP_GATEWAY_BASE_URL; the provider setting `baseUrl` still wins. */
   gatewayBaseUrl?: string;
+  /** APP_GATEWAY_AUTH_URL: the gateway's browser authorization page. */
+  gatewayAuthUrl?: string;
   /** Access token for this start; random when absent. */
   token?: string;
   /** Base of the retry backoff for failed sends (tests shorten it). */
   retryBaseMs?: number;
-  oauth?: OAuthKeySource;
   turnContext?: TurnContextProvider;
 };
 
@@ -58,6 +62,8 @@ export type Runtime = {
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
   dictation: Dictation;
+  accounts: GatewayAccounts;
+  gatewayOAuth: GatewayOAuth;
   close(): void;
 };
 
@@ -86,7 +92,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   if (interrupted > 0) options.log.warn(`${interrupted} answer(s) were cut off by the last shutdown and are marked interrupted`);
   const recentModels = new RecentModelsRepo(db);
   const kv = new AppKvRepo(db);
-  const connections = new ConnectionResolver(secrets, options.oauth);
+  const accounts = new GatewayAccounts(secrets, kv, events);
+  const connections = new ConnectionResolver(secrets, accounts);
   const catalog = new ModelCatalog(kv, options.log);
   const chatService = new ChatService(chats, messages, events);
   const activeTurns = new ActiveTurns();
@@ -123,6 +130,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     chatTurns,
     activeTurns,
     dictation: new Dictation(connections, catalog),
+    accounts,
+    gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     close: () => db.close(),
   };
 }

@@ -8,7 +8,7 @@ export type ChatFixture = { s: TestServer; gateway: FakeGateway; projectId: stri
 
 export async function startChatFixture(options: { withKey?: boolean } = {}): Promise<ChatFixture> {
   const gateway = await new FakeGateway().start();
-  const s = await startTestServer({ gatewayBaseUrl: gateway.baseUrl });
+  const s = await startTestServer({ gatewayBaseUrl: gateway.baseUrl, gatewayAuthUrl: gateway.authUrl });
   if (options.withKey !== false) await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: TEST_KEY }] });
   const project = await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json();
   return {

@@ -19,7 +19,7 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
-export type TestServerOptions = { home?: string; gatewayBaseUrl?: string; webviewDir?: string; retryBaseMs?: number };
+export type TestServerOptions = { home?: string; gatewayBaseUrl?: string; gatewayAuthUrl?: string; webviewDir?: string; retryBaseMs?: number };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const root = makeTempDir();
@@ -31,6 +31,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     home,
     log: createLogger((line) => logLines.push(line)),
     gatewayBaseUrl: options.gatewayBaseUrl,
+    gatewayAuthUrl: options.gatewayAuthUrl,
     retryBaseMs: options.retryBaseMs ?? 5,
   });
   const server = await listen(runtime, { version: "test", port: 0, webviewDir: options.webviewDir });

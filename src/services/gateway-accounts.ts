@@ -1,0 +1,82 @@
+// Gateway sign-ins: one credential per sign-in in the secret store's `gateway` namespace; the app
+// database keeps only which account is active. The active key is used like a pasted key.
+import { randomBytes } from "node:crypto";
+import { notFound } from "../core/app-error";
+import { accountLabel, oauthCredentialSchema, type OAuthCredential } from "../core/oauth-credential";
+import type { AppKvRepo } from "../store/app-kv-repo";
+import type { SecretStore } from "../store/secret-store";
+import type { OAuthKeySource } from "./connection-resolver";
+import type { EventBus } from "./event-bus";
+
+export const GATEWAY_OAUTH_NAMESPACE = "oauth/gateway/";
+const ACTIVE_KEY = "gateway.activeAccount";
+
+export type Account = { id: string; label: string; createdAt: string; active: boolean };
+
+export class GatewayAccounts implements OAuthKeySource {
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly kv: AppKvRepo,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Stores a new sign-in and makes it the active account. */
+  async add(key: string): Promise<Account> {
+    const id = `a_${randomBytes(8).toString("base64url")}`;
+    const credential: OAuthCredential = { accessToken: key, refreshToken: null, expiresAt: null, label: accountLabel(key), createdAt: new Date().toISOString() };
+    await this.secrets.set(GATEWAY_OAUTH_NAMESPACE + id, JSON.stringify(credential));
+    this.kv.set(ACTIVE_KEY, id);
+    this.events.publish({ type: "accounts.changed", data: {} });
+    return { id, label: credential.label, createdAt: credential.createdAt, active: true };
+  }
+
+  async list(): Promise<Account[]> {
+    const active = this.kv.get(ACTIVE_KEY)?.value;
+    const accounts: Account[] = [];
+    for (const name of await this.secrets.list(GATEWAY_OAUTH_NAMESPACE)) {
+      const credential = await this.credential(name);
+      if (!credential) continue;
+      const id = name.slice(GATEWAY_OAUTH_NAMESPACE.length);
+      accounts.push({ id, label: credential.label, createdAt: credential.createdAt, active: id === active });
+    }
+    return accounts.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async activate(id: string): Promise<void> {
+    await this.require(id);
+    this.kv.set(ACTIVE_KEY, id);
+    this.events.publish({ type: "accounts.changed", data: {} });
+  }
+
+  /** Signs an account out; if it was active, the newest remaining one takes over. */
+  async remove(id: string): Promise<void> {
+    await this.require(id);
+    await this.secrets.delete(GATEWAY_OAUTH_NAMESPACE + id);
+    if (this.kv.get(ACTIVE_KEY)?.value === id) {
+      const next = (await this.list()).at(-1);
+      if (next) this.kv.set(ACTIVE_KEY, next.id);
+      else this.kv.delete(ACTIVE_KEY);
+    }
+    this.events.publish({ type: "accounts.changed", data: {} });
+  }
+
+  async activeKey(providerId: string): Promise<string | undefined> {
+    if (providerId !== "gateway") return undefined;
+    const active = this.kv.get(ACTIVE_KEY)?.value;
+    return active ? (await this.credential(GATEWAY_OAUTH_NAMESPACE + active))?.accessToken : undefined;
+  }
+
+  private async require(id: string): Promise<void> {
+    if (!(await this.credential(GATEWAY_OAUTH_NAMESPACE + id))) throw notFound(`no gateway account ${id}`);
+  }
+
+  private async credential(name: string): Promise<OAuthCredential | undefined> {
+    const text = await this.secrets.get(name);
+    if (!text) return undefined;
+    try {
+      return oauthCredentialSchema.parse(JSON.parse(text));
+    } catch {
+      return undefined;
+    }
+  }
+}
