@@ -2,7 +2,7 @@
 // database keeps only which account is active. The active key is used like a pasted key.
 import { randomBytes } from "node:crypto";
 import { notFound } from "../core/app-error";
-import { accountLabel, oauthCredentialSchema, type OAuthCredential } from "../core/oauth-credential";
+import { accountLabel, credentialRefreshers, needsProactiveRefresh, oauthCredentialSchema, type OAuthCredential } from "../core/oauth-credential";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { SecretStore } from "../store/secret-store";
 import type { OAuthKeySource } from "./connection-resolver";
@@ -63,7 +63,10 @@ export class GatewayAccounts implements OAuthKeySource {
   async activeKey(providerId: string): Promise<string | undefined> {
     if (providerId !== "gateway") return undefined;
     const active = this.kv.get(ACTIVE_KEY)?.value;
-    return active ? (await this.credential(GATEWAY_OAUTH_NAMESPACE + active))?.accessToken : undefined;
+    let credential = active ? await this.credential(GATEWAY_OAUTH_NAMESPACE + active) : undefined;
+    // The usual refresh hook; gateway keys carry no expiry, so it never fires and the refresher is a no-op.
+    if (credential && needsProactiveRefresh(credential, Date.now())) credential = await credentialRefreshers.gateway!(credential);
+    return credential?.accessToken;
   }
 
   private async require(id: string): Promise<void> {
