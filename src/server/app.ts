@@ -14,6 +14,8 @@ import { gatewayRoutes } from "./routes/gateway";
 import { usageRoutes } from "./routes/usage";
 import { dictationRoutes } from "./routes/dictation";
 import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
+import { promptRoutes } from "./routes/prompts";
+import { agentRoutes } from "./routes/agents";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -55,6 +57,8 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(usageRoutes(runtime));
   app.use(dictationRoutes(runtime));
   app.use(gatewayOAuthRoutes(runtime));
+  app.use(promptRoutes(runtime));
+  app.use(agentRoutes(runtime));
   app.use("/api", apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

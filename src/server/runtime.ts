@@ -18,7 +18,13 @@ import { ChatsRepo } from "../store/chats-repo";
 import { MessagesRepo } from "../store/messages-repo";
 import { RecentModelsRepo } from "../store/recent-models-repo";
 import { ChatService } from "../services/chat-service";
-import { ChatTurns, type TurnContextProvider } from "../services/chat-turn";
+import { ChatTurns } from "../services/chat-turn";
+import { PromptService } from "../services/prompt-service";
+import { ProjectAgents } from "../services/project-agents";
+import { PromptTurnContext } from "../services/turn-context";
+import { ToolCatalog } from "../services/tool-catalog";
+import { PromptsRepo } from "../store/prompts-repo";
+import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
 import { ConnectionResolver } from "../services/connection-resolver";
 import { ModelCatalog } from "../services/model-catalog";
 import { ActiveTurns } from "../services/turn-broadcast";
@@ -40,7 +46,6 @@ export type RuntimeOptions = {
   token?: string;
   /** Base of the retry backoff for failed sends (tests shorten it). */
   retryBaseMs?: number;
-  turnContext?: TurnContextProvider;
 };
 
 export type Runtime = {
@@ -63,6 +68,9 @@ export type Runtime = {
   activeTurns: ActiveTurns;
   dictation: Dictation;
   accounts: GatewayAccounts;
+  prompts: PromptService;
+  projectAgents: ProjectAgents;
+  toolCatalog: ToolCatalog;
   gatewayOAuth: GatewayOAuth;
   close(): void;
 };
@@ -95,6 +103,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const accounts = new GatewayAccounts(secrets, kv, events);
   const connections = new ConnectionResolver(secrets, accounts);
   const catalog = new ModelCatalog(kv, options.log);
+  const transaction = <T>(work: () => T): T => db.transaction(work)();
+  const toolCatalog = new ToolCatalog(new McpToolCacheRepo(db));
+  const prompts = new PromptService({
+    appPrompts: new PromptsRepo(db),
+    chats,
+    settings,
+    events,
+    transaction,
+    isKnownMcpTool: (name) => toolCatalog.isKnownMcpTool(name),
+  });
+  const projectAgents = new ProjectAgents(settings);
   const chatService = new ChatService(chats, messages, events);
   const activeTurns = new ActiveTurns();
   const chatTurns = new ChatTurns({
@@ -107,8 +126,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     recentModels,
     turns: activeTurns,
     log: options.log,
-    context: options.turnContext,
-    transaction: (work) => db.transaction(work)(),
+    context: new PromptTurnContext(prompts, projectAgents, () => toolCatalog.allToolNames()),
+    transaction,
     retryBaseMs: options.retryBaseMs,
   });
   return {
@@ -131,6 +150,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     activeTurns,
     dictation: new Dictation(connections, catalog),
     accounts,
+    prompts,
+    projectAgents,
+    toolCatalog,
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     close: () => db.close(),
   };

@@ -105,18 +105,30 @@ export class SettingsService {
 
   async patchProject(project: ProjectRow, body: unknown): Promise<ProjectSettingsResponse> {
     const { patch, secrets } = parsePatch(body, projectSettingsPatchSchema);
-    const layer = await this.projectLock.run(project.id, async () => {
-      const current = await this.readProjectLayer(project);
-      if (!current.raw) throw unreadableFile(current);
-      const merged = applyPatch(current.raw, patch);
+    const layer = await this.updateProjectRaw(project, async (raw) => {
+      const merged = applyPatch(raw, patch);
       const issues = issuesForTouchedKeys(merged, Object.keys(patch), projectSettingsShape);
       if (issues.length > 0) throw invalid("project settings are invalid", issues);
       await this.applySecrets(secrets);
-      await this.store(project, merged, current.dbBacked);
+      return merged;
+    });
+    return this.describe(layer);
+  }
+
+  /**
+   * Read-modify-write of a project's stored settings object (file or database), serialised per
+   * project. Refuses (409) when `.app.json` cannot be parsed: it is never overwritten.
+   */
+  async updateProjectRaw(project: ProjectRow, change: (raw: JsonObject) => JsonObject | Promise<JsonObject>): Promise<ProjectLayer> {
+    const layer = await this.projectLock.run(project.id, async () => {
+      const current = await this.readProjectLayer(project);
+      if (!current.raw) throw unreadableFile(current);
+      const { [DB_BACKED_FLAG]: _flag, ...raw } = current.raw;
+      await this.store(project, await change(raw), current.dbBacked);
       return this.readProjectLayer(project);
     });
     this.deps.events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
-    return this.describe(layer);
+    return layer;
   }
 
   /**

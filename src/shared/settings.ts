@@ -68,6 +68,8 @@ const projectOnlyShape = {
   name: z.string().min(1),
   /** `{ "<relPath>": ["tag", …] }` */
   fileTags: z.record(z.string(), z.array(z.string())),
+  /** The agent a chat runs as when it picks none (Settings, Agents). */
+  defaultAgent: z.string().min(1),
 };
 
 export const appSettingsShape = { ...sharedShape, ...appOnlyShape };

@@ -114,11 +114,13 @@ export class ChatsRepo {
     return statement(this.db, "DELETE FROM chats WHERE id = ?").run(id).changes > 0;
   }
 
-  /** Clears `promptId` on every chat that referenced the prompt; returns the affected chats. */
-  clearPromptId(promptId: string): string[] {
-    const ids = (statement(this.db, "SELECT id FROM chats WHERE prompt_id = ?").all(promptId) as { id: string }[]).map((r) => r.id);
-    statement(this.db, "UPDATE chats SET prompt_id = NULL, updated_at = ? WHERE prompt_id = ?").run(nowIso(), promptId);
-    return ids;
+  /** Clears `promptId` on every chat (of one project, when given) that referenced the prompt. */
+  clearPromptId(promptId: string, projectId?: string): Chat[] {
+    const where = projectId === undefined ? "prompt_id = ?" : "prompt_id = ? AND project_id = ?";
+    const params = projectId === undefined ? [promptId] : [promptId, projectId];
+    const rows = statement(this.db, `SELECT * FROM chats WHERE ${where}`).all(...params) as ChatRow[];
+    statement(this.db, `UPDATE chats SET prompt_id = NULL, updated_at = ? WHERE ${where}`).run(nowIso(), ...params);
+    return rows.map(toChat);
   }
 
   lastEventId(id: string): number {

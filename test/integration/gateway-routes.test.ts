@@ -104,8 +104,10 @@ describe("chats and usage routes", () => {
   afterEach(() => f.stop());
 
   it("creates, lists newest first, patches, clears with null, and deletes chats", async () => {
+    await f.s.api("POST", "/api/prompts", { scope: "app", prompt: { id: "p1", title: "P1", content: "Be brief." } });
     const a = await newChat(f, { title: "A" });
     const b = await newChat(f, { title: "B", promptId: "p1", tools: ["shell"], agentFiles: false });
+    assert.equal((await f.s.api("POST", `/api/projects/${f.projectId}/chats`, { promptId: "nope" })).status, 400);
     const list = await (await f.s.api("GET", `/api/projects/${f.projectId}/chats`)).json();
     assert.deepEqual(list.map((c: any) => c.title), ["B", "A"]);
     assert.deepEqual(list[0].tools, ["shell"]);

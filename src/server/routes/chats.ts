@@ -4,6 +4,8 @@ import { createChatBodySchema, patchChatBodySchema, streamBodySchema } from "../
 import type { ChatService } from "../../services/chat-service";
 import type { ChatTurns } from "../../services/chat-turn";
 import type { ProjectRegistry } from "../../services/project-registry";
+import type { PromptService } from "../../services/prompt-service";
+import { invalid } from "../../core/app-error";
 import type { ActiveTurns, TurnBroadcast } from "../../services/turn-broadcast";
 import { parseWith } from "../middleware/validation";
 import { openSse, type SseChannel, type SseRegistry } from "../sse";
@@ -13,6 +15,7 @@ export type ChatRoutesDeps = {
   chatService: ChatService;
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
+  prompts: PromptService;
 };
 
 function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
@@ -30,18 +33,26 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     res.json(deps.chatService.list(project.id));
   });
 
-  router.post("/api/projects/:id/chats", (req, res) => {
+  router.post("/api/projects/:id/chats", async (req, res) => {
     const project = deps.projects.byId(req.params.id);
     const body = parseWith(createChatBodySchema, req.body ?? {});
-    res.status(201).json(deps.chatService.create(project.id, body));
+    const prompt = body.promptId === undefined ? undefined : await deps.prompts.find(project, body.promptId);
+    if (body.promptId !== undefined && !prompt) throw invalid(`no prompt with id "${body.promptId}" in this project or the app`);
+    // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
+    res.status(201).json(deps.chatService.create(project.id, body, { cardPromptId: prompt?.showOnProjectCard ? prompt.id : undefined }));
   });
 
   router.get("/api/chats/:id", (req, res) => {
     res.json(deps.chatService.withMessages(req.params.id));
   });
 
-  router.patch("/api/chats/:id", (req, res) => {
-    res.json(deps.chatService.update(req.params.id, parseWith(patchChatBodySchema, req.body)));
+  router.patch("/api/chats/:id", async (req, res) => {
+    const body = parseWith(patchChatBodySchema, req.body);
+    const chat = deps.chatService.get(req.params.id);
+    if (typeof body.promptId === "string" && !(await deps.prompts.find(deps.projects.byId(chat.projectId), body.promptId))) {
+      throw invalid(`no prompt with id "${body.promptId}" in this project or the app`);
+    }
+    res.json(deps.chatService.update(chat.id, body));
   });
 
   router.delete("/api/chats/:id", (req, res) => {

@@ -1,0 +1,17 @@
+// YAML front matter at the top of a Markdown file (as in SKILL.md), parsed with the `yaml` library.
+import { parse } from "yaml";
+
+const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
+
+export function readFrontMatter(text: string): { data: Record<string, unknown>; body: string } {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) return { data: {}, body: text };
+  let data: unknown;
+  try {
+    data = parse(match[1]!);
+  } catch {
+    data = undefined;
+  }
+  const object = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  return { data: object, body: text.slice(match[0].length) };
+}

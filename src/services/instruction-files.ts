@@ -1,0 +1,54 @@
+// What the effective chat may inject: agent files (AGENTS.md and the like, named by the project's
+// `agentFileNames`) and skills (`.agents/skills/*/SKILL.md`, described by their front matter).
+import fs from "node:fs/promises";
+import path from "node:path";
+import { readFrontMatter } from "../core/front-matter";
+import { readReferencedFiles, type ReferencedFile } from "./referenced-files";
+
+export const SKILLS_DIR = ".agents/skills";
+const MAX_SKILLS = 100;
+
+export type Skill = { name: string; description: string; path: string };
+
+/** The agent files that exist, read safely from inside the project; missing ones are skipped. */
+export async function readAgentFiles(projectDir: string, names: readonly string[]): Promise<ReferencedFile[]> {
+  const files: ReferencedFile[] = [];
+  for (const name of names) {
+    try {
+      files.push(...(await readReferencedFiles(projectDir, [name])));
+    } catch {
+      // Not there, not a file, or outside the project: nothing to inject.
+    }
+  }
+  return files;
+}
+
+export async function scanSkills(projectDir: string): Promise<Skill[]> {
+  const root = path.join(projectDir, SKILLS_DIR);
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  const skills: Skill[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || skills.length >= MAX_SKILLS) continue;
+    const relPath = `${SKILLS_DIR}/${entry.name}/SKILL.md`;
+    const [file] = await readAgentFiles(projectDir, [relPath]);
+    if (!file) continue;
+    const { data } = readFrontMatter(file.content);
+    skills.push({
+      name: typeof data.name === "string" && data.name.trim() ? data.name.trim() : entry.name,
+      description: typeof data.description === "string" ? data.description.trim() : "",
+      path: relPath,
+    });
+  }
+  return skills;
+}
+
+export function agentFilesMessage(files: ReferencedFile[]): string {
+  return ["Project instructions (agent files):", ...files.map((f) => `\n## ${f.path}\n\n${f.content.trim()}`)].join("\n");
+}
+
+export function skillsMessage(skills: Skill[]): string {
+  return [
+    "Skills available in this project. Before you use one, read its SKILL.md for the full instructions.",
+    ...skills.map((s) => `- ${s.name}${s.description ? `: ${s.description}` : ""} (${s.path})`),
+  ].join("\n");
+}

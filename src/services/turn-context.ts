@@ -1,0 +1,59 @@
+// What a turn sends besides the transcript. The prompt: the chat's `promptId`, else the selected
+// agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
+// the project gate has the last word, and agent files and skills are injected when it allows.
+import { effectiveChat } from "../core/effective-chat";
+import { NATIVE_TOOLS } from "../core/native-tools";
+import type { JsonObject } from "../core/settings-merge";
+import type { Chat } from "../shared/chats";
+import type { ToolGate } from "../shared/settings";
+import type { UpstreamMessage } from "../providers/gateway/chat-completions";
+import type { ProjectRow } from "../store/projects-repo";
+import type { TurnContext, TurnContextProvider } from "./chat-turn";
+import { agentFilesMessage, readAgentFiles, scanSkills, skillsMessage } from "./instruction-files";
+import type { ProjectAgents } from "./project-agents";
+import type { PromptService } from "./prompt-service";
+
+export class PromptTurnContext implements TurnContextProvider {
+  constructor(
+    private readonly prompts: PromptService,
+    private readonly agents: ProjectAgents,
+    /** Every tool the project offers: native tools and the MCP tools of its catalog. */
+    private readonly projectTools: () => string[] = () => NATIVE_TOOLS.map((t) => t.name),
+  ) {}
+
+  async build(chat: Chat, project: ProjectRow, settings: JsonObject): Promise<TurnContext> {
+    const agent = await this.agents.selected(project, chat.agent, settings.defaultAgent);
+    const promptId = chat.promptId ?? agent?.promptId;
+    const prompt = promptId ? await this.prompts.find(project, promptId) : undefined;
+
+    const effective = effectiveChat(
+      { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },
+      prompt?.preset ?? null,
+      {
+        gates: (settings.tools ?? {}) as Record<string, ToolGate>,
+        agentFiles: settings.agentFiles !== false,
+        skills: settings.skills !== false,
+      },
+      this.projectTools(),
+    );
+
+    const systemMessages: UpstreamMessage[] = [];
+    if (prompt) systemMessages.push({ role: "system", content: prompt.content });
+    const agentFileNames = Array.isArray(settings.agentFileNames) ? (settings.agentFileNames as string[]) : ["AGENTS.md"];
+    const agentFiles = effective.agentFiles ? await readAgentFiles(project.dir, agentFileNames) : [];
+    if (agentFiles.length > 0) systemMessages.push({ role: "system", content: agentFilesMessage(agentFiles) });
+    const skills = effective.skills ? await scanSkills(project.dir) : [];
+    if (skills.length > 0) systemMessages.push({ role: "system", content: skillsMessage(skills) });
+
+    return {
+      systemMessages,
+      receipt: {
+        prompt: prompt ? { id: prompt.id, scope: prompt.scope, title: prompt.title } : null,
+        agent: agent?.name ?? null,
+        tools: effective.tools,
+        agentFiles: agentFiles.map((f) => f.path),
+        skills: skills.map((s) => s.name),
+      },
+    };
+  }
+}
