@@ -10,7 +10,15 @@ export function readFrontMatter(text: string): { data: Record<string, unknown>; 
   try {
     data = parse(match[1]!);
   } catch {
-    data = undefined;
+    // Hand-written front matter is often not strict YAML (`description: Use it: carefully`):
+    // fall back to one `key: value` per line rather than losing the whole block.
+    data = Object.fromEntries(
+      match[1]!
+        .split(/\r?\n/)
+        .map((line) => /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1], m[2]!.trim().replace(/^(["'])(.*)\1$/, "$2")]),
+    );
   }
   const object = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   return { data: object, body: text.slice(match[0].length) };
