@@ -16,6 +16,7 @@ import { dictationRoutes } from "./routes/dictation";
 import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
 import { promptRoutes } from "./routes/prompts";
 import { agentRoutes } from "./routes/agents";
+import { mentionRoutes } from "./routes/mentions";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -59,6 +60,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(gatewayOAuthRoutes(runtime));
   app.use(promptRoutes(runtime));
   app.use(agentRoutes(runtime));
+  app.use(mentionRoutes(runtime));
   app.use("/api", apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

@@ -25,6 +25,8 @@ import { PromptTurnContext } from "../services/turn-context";
 import { ToolCatalog } from "../services/tool-catalog";
 import { PromptsRepo } from "../store/prompts-repo";
 import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
+import { ProjectScanner } from "../services/project-scan";
+import { Mentions } from "../services/mentions";
 import { ConnectionResolver } from "../services/connection-resolver";
 import { ModelCatalog } from "../services/model-catalog";
 import { ActiveTurns } from "../services/turn-broadcast";
@@ -71,6 +73,8 @@ export type Runtime = {
   prompts: PromptService;
   projectAgents: ProjectAgents;
   toolCatalog: ToolCatalog;
+  scanner: ProjectScanner;
+  mentions: Mentions;
   gatewayOAuth: GatewayOAuth;
   close(): void;
 };
@@ -114,6 +118,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     isKnownMcpTool: (name) => toolCatalog.isKnownMcpTool(name),
   });
   const projectAgents = new ProjectAgents(settings);
+  const scanner = new ProjectScanner();
   const chatService = new ChatService(chats, messages, events);
   const activeTurns = new ActiveTurns();
   const chatTurns = new ChatTurns({
@@ -153,6 +158,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     prompts,
     projectAgents,
     toolCatalog,
+    scanner,
+    mentions: new Mentions({ scanner, settings, projectAgents, toolCatalog, chats, recentModels }),
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     close: () => db.close(),
   };

@@ -1,0 +1,34 @@
+// The composer's @ popup: catalog items and ranked results.
+import { z } from "zod";
+
+export const MENTION_CATEGORIES = ["files", "agents", "actions", "tools", "mcp", "model"] as const;
+export const mentionCategorySchema = z.enum(MENTION_CATEGORIES);
+export type MentionCategory = z.infer<typeof mentionCategorySchema>;
+
+/** Limits from the spec. */
+export const FILE_DISPLAY_CAP = 200;
+export const ALL_VIEW_PER_CATEGORY = 4;
+
+export type MentionItem = {
+  category: MentionCategory;
+  label: string;
+  detail: string;
+  insertText: string;
+  /** Tags or description, searched after the name and path. */
+  searchText?: string;
+  /** Tools: JSON Schema of the arguments (the composer builds its parameter chips from it). */
+  parameters?: unknown;
+};
+
+export type RankedMention = Omit<MentionItem, "searchText"> & { highlights: [number, number][] };
+
+export const mentionSearchQuerySchema = z.object({
+  projectDir: z.string(),
+  q: z.string().max(500).default(""),
+  category: mentionCategorySchema.optional(),
+  limit: z.coerce.number().int().min(1).max(5000).optional(),
+  chatId: z.string().optional(),
+});
+
+export const scannedFileSchema = z.object({ path: z.string(), name: z.string(), folder: z.string() });
+export type ScannedFile = z.infer<typeof scannedFileSchema>;
