@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { MentionIndex, Tier } from "../../../src/core/mention-rank";
+import { FileMentions, fileCatalog, fileFolder, rankMentions } from "../../../src/core/mention-search";
+import type { MentionItem } from "../../../src/shared/mentions";
+
+const index = (paths: string[]) => new MentionIndex(paths.map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));
+const ranked = (paths: string[], q: string) => {
+  const i = index(paths);
+  return i.search(q).indices.map((n) => paths[n]);
+};
+const tier = (path: string, q: string, other?: string) => new MentionIndex([{ path, nameStart: path.lastIndexOf("/") + 1, other }]).tierOf(0, q.toLowerCase());
+
+describe("mention ranking tiers", () => {
+  it("puts an exact name first", () => assert.equal(tier("src/foo.ts", "foo.ts"), Tier.Exact));
+  it("then a name prefix", () => assert.equal(tier("src/fooBar.ts", "foo"), Tier.NamePrefix));
+  it("then a word start after / _ . - : or a camelCase hump", () => {
+    assert.equal(tier("src/fooBar.ts", "bar"), Tier.NameWordStart);
+    assert.equal(tier("foo_bar.py", "bar"), Tier.NameWordStart);
+    assert.equal(tier("a/foo.md", "md"), Tier.NameWordStart);
+    assert.equal(tier("x/my-thing.ts", "thing"), Tier.NameWordStart);
+    assert.equal(tier("x/ns:item", "item"), Tier.NameWordStart);
+  });
+  it("then a name substring", () => assert.equal(tier("src/foobar.ts", "oba"), Tier.NameSubstring));
+  it("then a path prefix", () => assert.equal(tier("src/zzz.ts", "sr"), Tier.PathPrefix));
+  it("then a path substring", () => assert.equal(tier("a/src/zzz.ts", "src"), Tier.PathSubstring));
+  it("then other search text such as tags", () => assert.equal(tier("a/zzz.ts", "auth", "auth backend"), Tier.Other));
+  it("then a fuzzy subsequence of the path", () => assert.equal(tier("src/fooBar.ts", "sfb"), Tier.Fuzzy));
+  it("and nothing when even that fails", () => assert.equal(tier("src/fooBar.ts", "xyz"), -1));
+  it("is case-insensitive", () => assert.equal(tier("SRC/FooBar.TS", "foobar.ts"), Tier.Exact));
+  it("finds word starts past the 32nd character of a long name", () => {
+    assert.equal(tier(`x/${"a".repeat(40)}_target.ts`, "target"), Tier.NameWordStart);
+    assert.equal(tier(`x/${"a".repeat(40)}target.ts`, "target"), Tier.NameSubstring);
+  });
+
+  it("orders a mixed list by tier and keeps catalog order on ties", () => {
+    const paths = ["lib/zbar.ts", "src/fooBar.ts", "bar.md", "docs/bar/x.md", "b/a/r.txt", "src/barber.ts", "bar"];
+    assert.deepEqual(ranked(paths, "bar"), ["bar", "bar.md", "src/barber.ts", "src/fooBar.ts", "lib/zbar.ts", "docs/bar/x.md", "b/a/r.txt"]);
+  });
+
+  it("highlights the matched characters in the name", () => {
+    const i = index(["src/fooBar.ts", "x/abc.ts"]);
+    assert.deepEqual(i.highlights(0, "bar", Tier.NameWordStart), [[3, 6]]);
+    assert.deepEqual(i.highlights(1, "xac", Tier.Fuzzy), [[0, 1], [2, 3]]);
+    assert.deepEqual(i.highlights(0, "src/foo", Tier.PathPrefix), [[0, 3]]);
+  });
+
+  it("narrows incrementally and gives the same answer as a fresh index", () => {
+    const paths = ["src/app.ts", "src/api/client.ts", "apps/web/page.tsx", "README.md", "a/p/i.txt"];
+    const growing = index(paths);
+    for (const q of ["a", "ap", "api", "apic"]) {
+      assert.deepEqual(growing.search(q).indices, index(paths).search(q).indices, q);
+    }
+    // Backspace (a query that does not extend the last one) starts over.
+    assert.deepEqual(growing.search("ap").indices, index(paths).search("ap").indices);
+  });
+
+  const pathArb = fc.array(fc.constantFrom("src", "lib", "fooBar", "foo_bar", "a", "b", "x.ts", "Index.md", "bar"), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
+  const queryArb = fc.stringMatching(/^[a-z_./]{1,4}$/);
+
+  it("returns a permutation of the matches, stable, with no fuzzy match above a real one (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pathArb, { maxLength: 40 }), queryArb, (paths, q) => {
+        const i = index(paths);
+        const { indices, tiers, total } = i.search(q);
+        const expected = paths.map((_, n) => n).filter((n) => i.tierOf(n, q) !== -1);
+        assert.equal(total, expected.length);
+        assert.deepEqual([...indices].sort((a, b) => a - b), expected, "a permutation of the matches");
+        for (let n = 1; n < indices.length; n++) {
+          assert.ok(tiers[n - 1]! <= tiers[n]!, "ordered by tier");
+          if (tiers[n - 1] === tiers[n]) assert.ok(indices[n - 1]! < indices[n]!, "ties keep catalog order");
+        }
+        const firstFuzzy = tiers.indexOf(Tier.Fuzzy);
+        if (firstFuzzy !== -1) assert.ok(tiers.slice(firstFuzzy).every((t) => t === Tier.Fuzzy));
+      }),
+    );
+  });
+
+  it("narrowing never changes a result (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pathArb, { maxLength: 30 }), queryArb, (paths, q) => {
+        const growing = index(paths);
+        for (let n = 1; n <= q.length; n++) assert.deepEqual(growing.search(q.slice(0, n)).indices, index(paths).search(q.slice(0, n)).indices);
+      }),
+    );
+  });
+});
+
+describe("mention results", () => {
+  const others: MentionItem[] = [
+    { category: "agents", label: "reviewer", detail: "anthropic/claude-sonnet-4", insertText: "@reviewer ", searchText: "Reviews code" },
+    { category: "actions", label: "Run tests", detail: "npm test", insertText: "@test", searchText: "test npm test" },
+    { category: "tools", label: "shell", detail: "Run a shell command", insertText: "@shell:cmd=``" },
+    { category: "tools", label: "task", detail: "Task list", insertText: "@task" },
+    { category: "mcp", label: "read_file", detail: "fs · Read", insertText: "@mcp__fs__read_file" },
+    { category: "model", label: "openai/gpt-4o-mini", detail: "Current model", insertText: "@openai/gpt-4o-mini" },
+  ];
+  const files = new FileMentions(fileCatalog([{ path: "docs/auth.md", tags: ["security"] }], ["README.md", "src/reviewer.ts", "src/a.ts", "src/b.ts", "src/c.ts", "docs/auth.md"]));
+
+  it("puts tagged files first and does not list them twice", () => {
+    assert.deepEqual(files.files.map((f) => f.path), ["docs/auth.md", "README.md", "src/reviewer.ts", "src/a.ts", "src/b.ts", "src/c.ts"]);
+  });
+
+  it("shows the folder under each file, Project root for root files", () => {
+    assert.equal(fileFolder("README.md"), "Project root");
+    assert.equal(fileFolder("a/b/c.ts"), "a/b");
+  });
+
+  it("shows four of each category with an empty query, files first", () => {
+    const all = rankMentions(files, others, "");
+    assert.deepEqual(all.map((r) => r.category), ["files", "files", "files", "files", "agents", "actions", "tools", "tools", "mcp", "model"]);
+  });
+
+  it("shows one category uncapped when its chip is chosen, and an empty category stays empty", () => {
+    assert.equal(rankMentions(files, others, "", { category: "files" }).length, 6);
+    assert.deepEqual(rankMentions(files, [], "", { category: "mcp" }), []);
+  });
+
+  it("puts matching files ahead of everything else, relevance inside each group", () => {
+    const results = rankMentions(files, others, "review");
+    assert.deepEqual(results.map((r) => [r.category, r.label]), [["files", "reviewer.ts"], ["agents", "reviewer"]]);
+    assert.deepEqual(results[0]!.highlights, [[0, 6]]);
+    assert.equal(results[0]!.insertText, "@src/reviewer.ts");
+    assert.equal(results[0]!.detail, "src");
+  });
+
+  it("finds a tagged file by its tag and an action by its description", () => {
+    assert.deepEqual(rankMentions(files, others, "security").map((r) => r.label), ["auth.md"]);
+    // The description match is real; the model id matches only as a fuzzy subsequence, so it comes after.
+    assert.deepEqual(rankMentions(files, others, "npm").map((r) => r.label), ["Run tests", "openai/gpt-4o-mini"]);
+  });
+
+  it("returns nothing (so the popup can say so) for a query without matches", () => {
+    assert.deepEqual(rankMentions(files, others, "zzzzqqq"), []);
+  });
+
+  it("caps files at about 200 after matching, and drops the per-category cap while searching", () => {
+    const many = new FileMentions(fileCatalog([], Array.from({ length: 1000 }, (_, i) => `dir/file${i}.ts`)));
+    const results = rankMentions(many, others, "file");
+    assert.equal(results.filter((r) => r.category === "files").length, 200);
+    assert.equal(results[0]!.label, "file0.ts");
+    const toolsOnly = rankMentions(many, others, "s", { category: "tools" });
+    assert.deepEqual(toolsOnly.map((r) => r.label), ["shell", "task"]);
+  });
+});
