@@ -26,6 +26,15 @@ describe("mention ranking tiers", () => {
   it("then a path substring", () => assert.equal(tier("a/src/zzz.ts", "src"), Tier.PathSubstring));
   it("then other search text such as tags", () => assert.equal(tier("a/zzz.ts", "auth", "auth backend"), Tier.Other));
   it("then a fuzzy subsequence of the path", () => assert.equal(tier("src/fooBar.ts", "sfb"), Tier.Fuzzy));
+  it("matches characters outside a-z (accents, symbols, digits) in every tier", () => {
+    assert.equal(tier("docs/résumé.md", "résumé.md"), Tier.Exact);
+    assert.equal(tier("x/@scope-pkg.json", "@sc"), Tier.NamePrefix);
+    assert.equal(tier("x/v2Über.ts", "über"), Tier.NameWordStart);
+    assert.equal(tier("x/a.ts", "a", "ümlaut tag"), Tier.NamePrefix);
+    assert.equal(tier("x/b.ts", "ümlaut", "ümlaut tag"), Tier.Other);
+    assert.deepEqual(ranked(["x/@scope-pkg.json", "y/résumé.md"], "é"), ["y/résumé.md"]);
+  });
+
   it("and nothing when even that fails", () => assert.equal(tier("src/fooBar.ts", "xyz"), -1));
   it("is case-insensitive", () => assert.equal(tier("SRC/FooBar.TS", "foobar.ts"), Tier.Exact));
   it("finds word starts past the 32nd character of a long name", () => {
@@ -55,8 +64,56 @@ describe("mention ranking tiers", () => {
     assert.deepEqual(growing.search("ap").indices, index(paths).search("ap").indices);
   });
 
-  const pathArb = fc.array(fc.constantFrom("src", "lib", "fooBar", "foo_bar", "a", "b", "x.ts", "Index.md", "bar"), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
-  const queryArb = fc.stringMatching(/^[a-z_./]{1,4}$/);
+  const pathArb = fc
+    .array(fc.constantFrom("src", "lib", "fooBar", "foo_bar", "a", "b", "x.ts", "Index.md", "bar", "Über", "résumé", "@s-c", "v2", "My File"), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.join("/"));
+  const queryArb = fc.stringMatching(/^[a-z_./@éü2 ]{1,5}$/);
+
+  /** Rule 9 written the slow, obvious way: the oracle for the optimised index. */
+  function referenceTier(path: string, q: string, other?: string): number {
+    const lower = path.toLowerCase();
+    const ns = path.lastIndexOf("/") + 1;
+    const name = lower.slice(ns);
+    const isWordStart = (k: number) => {
+      if (k === 0) return true;
+      const prev = path[ns + k - 1]!;
+      const cur = path[ns + k]!;
+      return "/_.-: ".includes(prev) || ((prev !== prev.toUpperCase() || /[0-9]/.test(prev)) && cur !== cur.toLowerCase());
+    };
+    if (name === q) return Tier.Exact;
+    if (name.startsWith(q)) return Tier.NamePrefix;
+    for (let k = name.indexOf(q); k !== -1; k = name.indexOf(q, k + 1)) if (isWordStart(k)) return Tier.NameWordStart;
+    if (name.includes(q)) return Tier.NameSubstring;
+    if (lower.startsWith(q)) return Tier.PathPrefix;
+    if (lower.includes(q)) return Tier.PathSubstring;
+    if (other?.toLowerCase().includes(q)) return Tier.Other;
+    let at = 0;
+    for (const c of q) {
+      at = lower.indexOf(c, at);
+      if (at === -1) return -1;
+      at++;
+    }
+    return Tier.Fuzzy;
+  }
+
+  it("agrees with a plain reading of rule 9 for every entry (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(pathArb, fc.option(fc.constantFrom("auth tag", "ümlaut"), { nil: undefined })), { maxLength: 40 }), queryArb, (rows, q) => {
+        const i = new MentionIndex(rows.map(([path, other]) => ({ path, nameStart: path.lastIndexOf("/") + 1, other })));
+        // Typed one character at a time, so the narrowing and per-name paths are checked too.
+        for (let length = 1; length <= q.length; length++) {
+          const prefix = q.slice(0, length);
+          const { indices, tiers } = i.search(prefix);
+          const expected = rows.map(([path, other], n) => [n, referenceTier(path, prefix, other)] as const).filter(([, t]) => t !== -1);
+          expected.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+          assert.deepEqual(indices, expected.map(([n]) => n), `query "${prefix}"`);
+          assert.deepEqual(tiers, expected.map(([, t]) => t), `query "${prefix}"`);
+        }
+        for (let n = 0; n < rows.length; n++) assert.equal(i.tierOf(n, q), referenceTier(rows[n]![0], q, rows[n]![1]));
+      }),
+      { numRuns: 500 },
+    );
+  });
 
   it("returns a permutation of the matches, stable, with no fuzzy match above a real one (property)", () => {
     fc.assert(
