@@ -27,8 +27,14 @@ function toolInsertText(name: string, parameters: unknown): string {
   return first ? `@${name}:${first}=\`\`` : `@${name}`;
 }
 
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class Mentions {
-  private readonly indexes = new Map<string, { scanAt: number; tagsKey: string; files: FileMentions }>();
+  private readonly indexes = new Map<string, { scanAt: number; tagsKey: string; paths: readonly string[]; files: FileMentions }>();
 
   constructor(private readonly deps: MentionDeps) {}
 
@@ -43,9 +49,13 @@ export class Mentions {
     const [scan, tags] = await Promise.all([this.deps.scanner.scan(project.id, project.dir), this.tags(project)]);
     const tagsKey = JSON.stringify(tags);
     const cached = this.indexes.get(project.id);
-    if (cached && cached.scanAt === scan.at && cached.tagsKey === tagsKey) return cached.files;
+    if (cached && cached.tagsKey === tagsKey && (cached.scanAt === scan.at || samePaths(cached.paths, scan.paths))) {
+      cached.scanAt = scan.at;
+      return cached.files;
+    }
+    // Building the index costs about 2 s at a million paths: only when the files or tags changed.
     const files = new FileMentions(fileCatalog(tags, scan.paths));
-    this.indexes.set(project.id, { scanAt: scan.at, tagsKey, files });
+    this.indexes.set(project.id, { scanAt: scan.at, tagsKey, paths: scan.paths, files });
     return files;
   }
 

@@ -100,7 +100,7 @@ export async function scanProjectFiles(root: string): Promise<string[]> {
   await runPool(undecided, PARALLEL_DIRS, async (rel) => {
     if (await sniffIsText(path.join(realRoot, rel))) found.push(rel);
   });
-  return found.sort(compareShallowFirst);
+  return sortShallowFirst(found);
 }
 
 function depth(p: string): number {
@@ -109,8 +109,16 @@ function depth(p: string): number {
   return n;
 }
 
+/** Shallow paths first, then by path. */
 export function compareShallowFirst(a: string, b: string): number {
   return depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The order of compareShallowFirst, fast: bucket by depth (counted once), native sort per bucket. */
+export function sortShallowFirst(paths: string[]): string[] {
+  const buckets: string[][] = [];
+  for (const p of paths) (buckets[depth(p)] ??= []).push(p);
+  return buckets.flatMap((bucket) => (bucket ? bucket.sort() : []));
 }
 
 /** Scans at most every `maxAgeMs` per project; callers that arrive during a scan share it. */

@@ -156,3 +156,11 @@ describe("tags, scan and mention routes", () => {
     assert.deepEqual(await (await s.api("GET", `/api/actions?${q()}`)).json(), [{ id: "test", label: "Run tests", description: "npm test" }]);
   });
 });
+
+describe("scan order", () => {
+  it("sorts shallow paths first, then by path, exactly like the comparator", async () => {
+    const { compareShallowFirst, sortShallowFirst } = await import("../../src/services/project-scan");
+    const paths = ["b/c.ts", "a.ts", "B.ts", "a/b/c/d.ts", "a/z.ts", "ä.ts", "a/a.ts", "z/y/x.ts"];
+    assert.deepEqual(sortShallowFirst([...paths]), [...paths].sort(compareShallowFirst));
+  });
+});
