@@ -1,5 +1,13 @@
-// Entry of the Parley UI (the same bundle in the VS Code webview and in a browser tab).
+// Entry of the Parley UI: the same bundle in the VS Code side panel and in a browser tab.
 import { mount } from "svelte";
 import App from "./App.svelte";
+import "./app.css";
+import { readBootstrap } from "./lib/bootstrap";
+import { ApiClient } from "./lib/api/client";
+import { createHost } from "./lib/api/host";
+import { AppState } from "./lib/state/app.svelte";
 
-mount(App, { target: document.getElementById("app")! });
+const boot = readBootstrap();
+document.documentElement.dataset.host = boot.inVsCode ? "vscode" : "browser";
+const app = new AppState(new ApiClient(boot), createHost(boot.inVsCode), boot.projectId);
+mount(App, { target: document.getElementById("app")!, props: { app } });

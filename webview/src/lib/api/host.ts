@@ -1,0 +1,34 @@
+// Actions only an editor can do. In VS Code the extension host does them; in a browser the
+// methods are absent (or fall back to the browser) and the UI hides what it cannot do.
+
+export interface Host {
+  /** Opens a URL outside the UI (system browser in VS Code, a popup in a browser tab). */
+  openExternal(url: string): void;
+  /** Opens a project file in the editor (VS Code only). */
+  openFile?(relPath: string): void;
+  /** Messages from the host (for example "open this chat" after the New Chat command). */
+  onMessage(listener: (message: { type: string; [key: string]: unknown }) => void): void;
+}
+
+type VsCodeApi = { postMessage(message: unknown): void };
+declare function acquireVsCodeApi(): VsCodeApi;
+
+export function createHost(inVsCode: boolean): Host {
+  const onMessage: Host["onMessage"] = (listener) =>
+    window.addEventListener("message", (event) => {
+      const data = event.data as { type?: unknown } | undefined;
+      if (data && typeof data.type === "string") listener(data as { type: string });
+    });
+  if (inVsCode && typeof acquireVsCodeApi === "function") {
+    const vscode = acquireVsCodeApi();
+    return {
+      openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
+      openFile: (relPath) => vscode.postMessage({ type: "openFile", path: relPath }),
+      onMessage,
+    };
+  }
+  return {
+    openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
+    onMessage,
+  };
+}

@@ -1,0 +1,20 @@
+// Where the UI finds its server: the VS Code webview gets a bootstrap JSON from the extension host;
+// a browser tab uses its own origin and the session cookie set by the `/?token=` link.
+
+export type Bootstrap = {
+  serverUrl: string;
+  /** Bearer token (webview only; a browser tab is authenticated by its cookie). */
+  token?: string;
+  projectId?: string;
+  /** Present inside VS Code. */
+  inVsCode: boolean;
+};
+
+export function readBootstrap(): Bootstrap {
+  const element = document.getElementById("parley-bootstrap");
+  if (element?.textContent) {
+    const data = JSON.parse(element.textContent) as Omit<Bootstrap, "inVsCode">;
+    return { ...data, serverUrl: data.serverUrl.replace(/\/+$/, ""), inVsCode: true };
+  }
+  return { serverUrl: window.location.origin, inVsCode: false };
+}
