@@ -14,8 +14,20 @@ browser and to the VS Code side panel.</p>
 <p>The web UI has not been built in this copy. Run <code>npm run build</code> and reload.</p>
 </body></html>`;
 
+/**
+ * The UI holds a session and shows model output: only its own scripts, styles and API, and no
+ * remote images (a Markdown image could carry data out in its URL).
+ */
+export const WEB_UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 export function webUiRoutes(webviewDir: string | undefined): Router {
   const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", WEB_UI_CSP);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    next();
+  });
   const index = webviewDir ? path.join(webviewDir, "index.html") : undefined;
   if (webviewDir && index && fs.existsSync(index)) {
     router.use(express.static(webviewDir, { index: "index.html", fallthrough: true }));

@@ -1,0 +1,100 @@
+// The web UI in a real Chromium against `parley serve` and the fake gateway.
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import { startStack, type Stack } from "../helpers/stack";
+
+describe("web UI in Chromium", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+
+  before(async function () {
+    if (!chromiumAvailable()) {
+      console.warn("    Chromium is not installed (apt-get install -y chromium): browser tests skipped");
+      this.skip();
+    }
+    stack = await startStack();
+    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 900, height: 900 } })).newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it("logs in by the token link, and the address bar keeps no token", async () => {
+    await page.goto(`${stack.url}/?token=${stack.token}`);
+    await page.getByRole("heading", { name: "Chats" }).waitFor();
+    assert.equal(new URL(page.url()).search, "");
+    assert.ok((await page.textContent(".project-name"))?.includes("my-project"));
+    await screenshot(page, "01-chats-empty");
+  });
+
+  it("picks a model, sends a message, and shows the streamed answer with usage", async () => {
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.getByLabel("Model").selectOption("fake/echo");
+    await page.getByLabel("Message").fill("Hello from Chromium");
+    await page.getByLabel("Message").press("Enter");
+    const answer = page.locator(".message.assistant").filter({ hasText: "You said: Hello from Chromium" });
+    await answer.waitFor();
+    await page.locator(".message.assistant .usage").first().waitFor();
+    assert.match((await page.locator(".message.assistant .usage").first().textContent())!, /in · .* out · \$/);
+    assert.match((await page.locator(".totals").textContent())!, /This chat: .* tokens/);
+    await screenshot(page, "02-chat-answer");
+  });
+
+  it("renders model Markdown without running script", async () => {
+    await page.getByLabel("Message").fill('<img src=x onerror="window.__pwned=1"> **bold** `code`');
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant strong", { hasText: "bold" }).waitFor();
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await page.locator(".message.assistant img[onerror]").count(), 0);
+    const csp = (await page.request.get(`${stack.url}/`)).headers()["content-security-policy"];
+    assert.match(csp!, /img-src 'self' data:/, "no remote images from model output");
+  });
+
+  it("stops a streaming answer and keeps what arrived", async () => {
+    await page.getByLabel("Model").selectOption("fake/slow");
+    await page.getByLabel("Message").fill("Tell me a long story");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant.streaming", { hasText: "Thinking out loud" }).waitFor();
+    await screenshot(page, "03-streaming");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.locator(".message.assistant[data-status='cancelled']").waitFor();
+    assert.match((await page.locator(".message.assistant[data-status='cancelled']").textContent())!, /Thinking out loud[\s\S]*Stopped\./);
+  });
+
+  it("finds the chat again after a reload", async () => {
+    const chatUrl = page.url();
+    await page.reload();
+    await page.locator(".message.user", { hasText: "Hello from Chromium" }).waitFor();
+    assert.equal(page.url(), chatUrl);
+    await page.goto(`${stack.url}/#/`);
+    await page.locator(".chat-row", { hasText: "Hello from Chromium" }).waitFor();
+  });
+
+  it("saves a chat default on change, with a status line, and keeps it after a reload", async () => {
+    await page.goto(`${stack.url}/#/settings/defaults`);
+    const toggle = page.getByLabel("Enter inserts a newline");
+    assert.equal(await toggle.isChecked(), false);
+    await toggle.check();
+    await page.locator(".row", { has: toggle }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await screenshot(page, "04-chat-defaults");
+    await page.reload();
+    await page.getByLabel("Enter inserts a newline").waitFor();
+    assert.equal(await page.getByLabel("Enter inserts a newline").isChecked(), true);
+    const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
+    assert.equal(settings.chat.enterInsertsNewline, true);
+  });
+
+  it("shows the providers page with the saved key and no key in the page", async () => {
+    await page.goto(`${stack.url}/#/settings/providers`);
+    await page.getByText("(a key is saved)").waitFor();
+    assert.ok(!(await page.content()).includes("sk-fake-e2e"));
+    await screenshot(page, "05-providers");
+  });
+});
