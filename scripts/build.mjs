@@ -11,6 +11,8 @@ const common = {
   format: "cjs",
   target: "node22",
   sourcemap: true,
+  minify: true,
+  keepNames: true,
   logLevel: "warning",
   // Native addon and the editor API are provided at run time, never bundled.
   external: ["better-sqlite3", "vscode"],

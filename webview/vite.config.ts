@@ -10,6 +10,8 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL("../media/webview", import.meta.url)),
     emptyOutDir: true,
+    // The extension host reads the manifest to find the hashed entry files for the webview.
+    manifest: true,
     target: "es2022",
   },
 });

@@ -25,6 +25,8 @@ export type AppOptions = {
   version: string;
   /** The built Svelte UI (media/webview); a fallback page is served without it. */
   webviewDir?: string;
+  /** Origins the editor host vouches for (its webviews), allowed like `vscode-webview://`. */
+  trustedOrigins?: ReadonlySet<string>;
 };
 
 export type ParleyApp = { app: Express; streams: SseRegistry };
@@ -39,12 +41,13 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
       const hosts = runtime.settings.appLayer().allowedHosts;
       return Array.isArray(hosts) ? (hosts as string[]) : [];
     },
+    trustedOrigins: () => options.trustedOrigins ?? new Set(),
   };
 
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.use(hostGuard(access));
-  app.use(originGuard());
+  app.use(originGuard(access));
   app.use(tokenLogin(access));
   app.use(requireAuth(access));
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));

@@ -9,5 +9,6 @@ import { AppState } from "./lib/state/app.svelte";
 
 const boot = readBootstrap();
 document.documentElement.dataset.host = boot.inVsCode ? "vscode" : "browser";
-const app = new AppState(new ApiClient(boot), createHost(boot.inVsCode), boot.projectId);
-mount(App, { target: document.getElementById("app")!, props: { app } });
+const host = createHost(boot.inVsCode);
+const app = new AppState(new ApiClient(boot), host, boot.projectId);
+void host.ready().then(() => mount(App, { target: document.getElementById("app")!, props: { app } }));

@@ -16,6 +16,8 @@ export type AccessDeps = {
   sessions: SessionsRepo;
   /** Extra Host names the user allowed in settings. */
   allowedHosts: () => string[];
+  /** Origins the in-process editor host vouches for (a code-server webview's origin). */
+  trustedOrigins?: () => ReadonlySet<string>;
 };
 
 /** `/api` routes reachable without credentials (the callback proves itself with its `state`). */
@@ -48,15 +50,19 @@ export function hostGuard(deps: AccessDeps): RequestHandler {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function isTrustedOrigin(origin: string, req: Request): boolean {
-  return WEBVIEW_ORIGIN.test(origin) || origin === `${req.protocol}://${req.headers.host}`;
+function isTrustedOrigin(origin: string, req: Request, deps: AccessDeps): boolean {
+  return isWebviewOrigin(origin, deps) || origin === `${req.protocol}://${req.headers.host}`;
+}
+
+function isWebviewOrigin(origin: string, deps: AccessDeps): boolean {
+  return WEBVIEW_ORIGIN.test(origin) || (deps.trustedOrigins?.().has(origin) ?? false);
 }
 
 /** Refuses state-changing requests sent by another site's page; answers webview CORS preflights. */
-export function originGuard(): RequestHandler {
+export function originGuard(deps: AccessDeps): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (origin && WEBVIEW_ORIGIN.test(origin)) {
+    if (origin && isWebviewOrigin(origin, deps)) {
       // The VS Code webview is its own origin: let it call the API with its Bearer token.
       res.setHeader("Access-Control-Allow-Origin", origin);
       res.setHeader("Vary", "Origin");
@@ -68,7 +74,7 @@ export function originGuard(): RequestHandler {
         return;
       }
     }
-    if (!SAFE_METHODS.has(req.method) && origin !== undefined && !isTrustedOrigin(origin, req)) {
+    if (!SAFE_METHODS.has(req.method) && origin !== undefined && !isTrustedOrigin(origin, req, deps)) {
       next(new AppError("forbidden", "cross-site request refused"));
       return;
     }

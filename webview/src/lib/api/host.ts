@@ -2,6 +2,8 @@
 // methods are absent (or fall back to the browser) and the UI hides what it cannot do.
 
 export interface Host {
+  /** Resolves when the UI may call the server (in VS Code, once the host trusts this webview's origin). */
+  ready(): Promise<void>;
   /** Opens a URL outside the UI (system browser in VS Code, a popup in a browser tab). */
   openExternal(url: string): void;
   /** Opens a project file in the editor (VS Code only). */
@@ -21,13 +23,20 @@ export function createHost(inVsCode: boolean): Host {
     });
   if (inVsCode && typeof acquireVsCodeApi === "function") {
     const vscode = acquireVsCodeApi();
+    const ready = new Promise<void>((resolve) => {
+      window.addEventListener("message", (event) => event.data?.type === "ready" && resolve());
+      vscode.postMessage({ type: "hello", origin: window.location.origin });
+      setTimeout(resolve, 3000);
+    });
     return {
+      ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
       openFile: (relPath) => vscode.postMessage({ type: "openFile", path: relPath }),
       onMessage,
     };
   }
   return {
+    ready: () => Promise.resolve(),
     openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
     onMessage,
   };

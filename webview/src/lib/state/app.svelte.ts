@@ -7,13 +7,14 @@ import type { ApiClient } from "../api/client";
 import type { Host } from "../api/host";
 
 export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab };
-export type SettingsTab = "providers" | "defaults" | "project";
+export type SettingsTab = "providers" | "defaults" | "prompts" | "project";
+const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "project"];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "chat" && parts[1]) return { view: "chat", chatId: parts[1] };
   if (parts[0] === "settings") {
-    const tab = parts[1] === "defaults" || parts[1] === "project" ? parts[1] : "providers";
+    const tab = SETTINGS_TABS.find((t) => t === parts[1]) ?? "providers";
     return { view: "settings", tab };
   }
   return { view: "chats" };
