@@ -1,0 +1,9 @@
+// `npm run package`: builds, then packs parley-<version>.vsix and reports what went in.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+
+const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
+const out = `parley-${version}.vsix`;
+execFileSync("vsce", ["package", "--no-yarn", "--allow-missing-repository", "--skip-license", "--out", out], { stdio: "inherit" });
+const listing = execFileSync("vsce", ["ls", "--no-yarn"], { encoding: "utf8" }).trim().split("\n");
+console.log(JSON.stringify({ package: out, bytes: fs.statSync(out).size, files: listing.length }));
