@@ -285,7 +285,8 @@ export class FakeGateway {
     }
     const code = randomBytes(12).toString("hex");
     this.codes.set(code, { challenge, method, callbackUrl });
-    const approve = `/auth/approve?code=${code}&state=${encodeURIComponent(url.searchParams.get("state") ?? "")}`;
+    // Relative, so the page also works when an editor opens it through a proxy path.
+    const approve = `auth/approve?code=${code}&amp;state=${encodeURIComponent(url.searchParams.get("state") ?? "")}`;
     res.writeHead(200, { "content-type": "text/html" }).end(
       `<!doctype html><title>Fake gateway: authorize</title><h1>Authorize Parley?</h1>` +
         `<p>Parley asks for a key for your account.</p><a id="authorize" href="${approve}">Authorize</a>`,

@@ -31,7 +31,7 @@ describe("access control", () => {
   it("trades the token link for an HttpOnly SameSite=Strict session cookie", async () => {
     const login = await fetch(`${s.url}/?token=${s.token}`, { redirect: "manual" });
     assert.equal(login.status, 302);
-    assert.equal(login.headers.get("location"), "/");
+    assert.equal(login.headers.get("location"), "./");
     const cookie = login.headers.get("set-cookie")!;
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Strict/);

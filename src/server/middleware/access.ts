@@ -128,6 +128,7 @@ export function tokenLogin(deps: AccessDeps): RequestHandler {
       "Set-Cookie",
       serializeCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: "strict", path: "/", maxAge: SESSION_TTL_MS / 1000 }),
     );
-    res.redirect(302, "/");
+    // Relative, so a server reached through a path prefix (a proxy) lands on its own root.
+    res.redirect(302, "./");
   };
 }

@@ -7,11 +7,14 @@ export type OAuthResult = { ok: true; accountId: string; label: string } | { ok:
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
+/** From the callback (…/api/providers/gateway/oauth/callback) back to the app's root, whatever prefix it sits under. */
+const CALLBACK_TO_ROOT = "../../../../";
+
 export function oauthResultPage(result: OAuthResult, returnTo: string): { html: string; csp: string } {
   const nonce = randomBytes(16).toString("base64");
   const target = new URL(returnTo, "http://placeholder");
   target.searchParams.set("signin", result.ok ? "ok" : "error");
-  const back = target.href.startsWith("http://placeholder") ? `${target.pathname}${target.search}${target.hash}` : target.href;
+  const back = `${CALLBACK_TO_ROOT}${target.pathname.slice(1)}${target.search}${target.hash}`;
   const message = { type: "parley.oauth", ...result };
   const title = result.ok ? "Signed in to the gateway" : "Sign-in did not work";
   const body = result.ok

@@ -16,5 +16,7 @@ export function readBootstrap(): Bootstrap {
     const data = JSON.parse(element.textContent) as Omit<Bootstrap, "inVsCode">;
     return { ...data, serverUrl: data.serverUrl.replace(/\/+$/, ""), inVsCode: true };
   }
-  return { serverUrl: window.location.origin, inVsCode: false };
+  // The folder the page was served from: the server may sit behind a path prefix (code-server's
+  // /proxy/<port>/), so API calls are relative to it, never to the origin's root.
+  return { serverUrl: new URL(".", window.location.href).href.replace(/\/$/, ""), inVsCode: false };
 }

@@ -1,0 +1,111 @@
+// Parley inside a real VS Code (code-server) driven through a real Chromium: the side panel, the
+// command palette, Open in Browser, and Sign In with Gateway through the fake authorize page.
+import assert from "node:assert/strict";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import { codeServerInstalled, packageVsix, startEditor, type Editor } from "../helpers/code-server";
+
+async function webviewFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 120; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.$(".app").catch(() => null)) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error("the Parley webview did not appear");
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("Control+Shift+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+describe("Parley in a real VS Code (code-server)", function () {
+  this.timeout(240_000);
+  let editor: Editor;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let panel: Frame;
+
+  before(async function () {
+    if (!chromiumAvailable() || !codeServerInstalled()) {
+      console.warn("    code-server or Chromium is missing (bash scripts/setup-code-server.sh; apt-get install chromium): VS Code tests skipped");
+      this.skip();
+    }
+    editor = await startEditor(packageVsix());
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    await page.goto(editor.url);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await editor?.stop();
+  });
+
+  it("opens the Parley view from the activity bar and shows the workspace's chats", async () => {
+    await page.locator('.activitybar [aria-label="Parley"]').first().click({ timeout: 60_000 });
+    panel = await webviewFrame(page);
+    await panel.getByRole("heading", { name: "Chats" }).waitFor();
+    assert.equal(await panel.locator(".project-name").textContent(), "workspace");
+    await screenshot(page, "vscode-01-panel");
+  });
+
+  it("sets the API key from the command palette and streams an answer in the side panel", async () => {
+    await runCommand(page, "Parley: Set Gateway API Key");
+    await page.locator(".quick-input-widget input").fill("sk-fake-vscode-key");
+    await page.keyboard.press("Enter");
+    await page.locator(".notifications-toasts", { hasText: "API key is saved" }).waitFor();
+    await panel.getByRole("button", { name: "New chat" }).click();
+    await panel.getByLabel("Model").selectOption("fake/echo");
+    await panel.getByLabel("Message").fill("Hello from VS Code");
+    await panel.getByLabel("Message").press("Enter");
+    await panel.locator(".message.assistant", { hasText: "You said: Hello from VS Code" }).waitFor();
+    assert.equal(editor.gateway.completions.at(-1)!.headers.authorization, "Bearer sk-fake-vscode-key");
+    await screenshot(page, "vscode-02-answer");
+  });
+
+  it("runs New Chat from the command palette and the panel opens it", async () => {
+    await runCommand(page, "Parley: New Chat");
+    await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();
+  });
+
+  it("follows in-app links inside the webview (the chat list, back, and the chat)", async () => {
+    await panel.getByRole("link", { name: "Back to chats" }).click();
+    await panel.locator(".chat-row", { hasText: "Hello from VS Code" }).click();
+    await panel.locator(".message.user", { hasText: "Hello from VS Code" }).waitFor();
+  });
+
+  it("opens the same UI in a browser tab, logged in by the token link", async () => {
+    const popup = context.waitForEvent("page");
+    await runCommand(page, "Parley: Open in Browser");
+    const tab = await popup;
+    await tab.getByRole("heading", { name: "Chats" }).waitFor({ timeout: 30_000 });
+    assert.equal(new URL(tab.url()).search, "", "the token does not stay in the address bar");
+    await tab.locator(".chat-row", { hasText: "Hello from VS Code" }).waitFor();
+    await screenshot(tab, "vscode-03-browser");
+    await tab.close();
+  });
+
+  it("signs in through the gateway's authorize page and shows the account row", async () => {
+    const popup = context.waitForEvent("page");
+    await runCommand(page, "Parley: Sign In with Gateway");
+    const authorize = await popup;
+    await authorize.locator("#authorize").click({ timeout: 30_000 });
+    await authorize.locator("#result[data-ok='true']").waitFor({ timeout: 30_000 }).catch(() => {});
+    const label = editor.gateway.issuedKeys[0]!.slice(0, 16);
+    await page.locator(".notifications-toasts", { hasText: `signed in as ${label}` }).waitFor({ timeout: 30_000 });
+    await authorize.close().catch(() => {});
+    await page.bringToFront();
+    await panel.locator('nav[aria-label="Main"] a', { hasText: "Settings" }).click();
+    await panel.locator(".account-row", { hasText: label }).waitFor();
+    await screenshot(page, "vscode-04-signed-in");
+  });
+});
