@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark, one JSON line per result on stdout.
 import { runChatStreamBench } from "./chat-stream.bench";
 import { runMentionsBench } from "./mentions.bench";
+import { runExtensionBench } from "./extension.bench";
 
 const only = process.argv[2];
 if (!only || only === "chat") await runChatStreamBench();
 if (!only || only === "mentions") await runMentionsBench();
+if (!only || only === "extension") await runExtensionBench();

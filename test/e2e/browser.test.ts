@@ -91,6 +91,22 @@ describe("web UI in Chromium", function () {
     assert.equal(settings.chat.enterInsertsNewline, true);
   });
 
+  it("keeps two open UIs in sync through /api/events", async () => {
+    const other = await page.context().newPage();
+    await other.goto(`${stack.url}/#/settings/defaults`);
+    await page.goto(`${stack.url}/#/settings/defaults`);
+    await other.getByLabel("Default prompt style").waitFor();
+    await page.getByLabel("Default prompt style").selectOption("extensive");
+    await other.waitForFunction(() => (document.querySelector("#prompt-style") as HTMLSelectElement | null)?.value === "extensive");
+    // A chat started in one UI shows up in the other's list.
+    await other.goto(`${stack.url}/#/`);
+    const before = await other.locator(".chat-row").count();
+    await stack.api("POST", `/api/projects/${(await (await stack.api("GET", "/api/projects")).json())[0].id}/chats`, { title: "Made elsewhere" });
+    await other.locator(".chat-row", { hasText: "Made elsewhere" }).waitFor();
+    assert.equal(await other.locator(".chat-row").count(), before + 1);
+    await other.close();
+  });
+
   it("shows the providers page with the saved key and no key in the page", async () => {
     await page.goto(`${stack.url}/#/settings/providers`);
     await page.getByText("(a key is saved)").waitFor();
