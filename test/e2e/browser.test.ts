@@ -79,14 +79,16 @@ describe("web UI in Chromium", function () {
 
   it("saves a chat default on change, with a status line, and keeps it after a reload", async () => {
     await page.goto(`${stack.url}/#/settings/defaults`);
-    const toggle = page.getByLabel("Enter inserts a newline");
-    assert.equal(await toggle.isChecked(), false);
-    await toggle.check();
+    const toggle = page.locator("vscode-checkbox#enter-newline");
+    const checked = () => toggle.evaluate((el) => (el as HTMLInputElement).checked);
+    await toggle.waitFor();
+    assert.equal(await checked(), false);
+    await toggle.click();
     await page.locator(".row", { has: toggle }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
     await screenshot(page, "04-chat-defaults");
     await page.reload();
-    await page.getByLabel("Enter inserts a newline").waitFor();
-    assert.equal(await page.getByLabel("Enter inserts a newline").isChecked(), true);
+    await toggle.waitFor();
+    await page.waitForFunction(() => (document.querySelector("vscode-checkbox#enter-newline") as HTMLInputElement | null)?.checked === true);
     const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
     assert.equal(settings.chat.enterInsertsNewline, true);
   });
