@@ -31,6 +31,9 @@ describe("Parley in a real VS Code (code-server)", function () {
   let context: BrowserContext;
   let page: Page;
   let panel: Frame;
+  /** The Open-in-Browser tab: its session cookie lets the test call Parley's API. */
+  let tab: Page;
+  const apiBase = () => new URL(".", tab.url()).href;
 
   before(async function () {
     if (!chromiumAvailable() || !codeServerInstalled()) {
@@ -40,6 +43,7 @@ describe("Parley in a real VS Code (code-server)", function () {
     editor = await startEditor(packageVsix());
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     page = await context.newPage();
     await page.goto(editor.url);
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
@@ -86,12 +90,38 @@ describe("Parley in a real VS Code (code-server)", function () {
   it("opens the same UI in a browser tab, logged in by the token link", async () => {
     const popup = context.waitForEvent("page");
     await runCommand(page, "Parley: Open in Browser");
-    const tab = await popup;
+    tab = await popup;
     await tab.getByRole("heading", { name: "Chats" }).waitFor({ timeout: 30_000 });
     assert.equal(new URL(tab.url()).search, "", "the token does not stay in the address bar");
     await tab.locator(".chat-row", { hasText: "Hello from VS Code" }).waitFor();
     await screenshot(tab, "vscode-03-browser");
-    await tab.close();
+    await page.bringToFront();
+  });
+
+  it("copies the server URL, which answers from the editor's machine", async () => {
+    await runCommand(page, "Parley: Copy Server URL");
+    await page.locator(".notifications-toasts", { hasText: "server URL is on the clipboard" }).waitFor();
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+/);
+    assert.equal((await (await tab.request.get(`${url}/api/health`)).json()).ok, true);
+  });
+
+  it("starts a chat with a chosen prompt from New Chat with Prompt…", async () => {
+    const created = await tab.request.post(`${apiBase()}api/prompts`, { data: { scope: "app", prompt: { id: "reviewer", title: "Strict reviewer", content: "Review strictly." } } });
+    assert.equal(created.status(), 201);
+    await runCommand(page, "Parley: New Chat with Prompt");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Strict reviewer" }).waitFor();
+    await page.keyboard.press("Enter");
+    await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();
+    const project = (await (await tab.request.get(`${apiBase()}api/projects`)).json())[0];
+    const chats = await (await tab.request.get(`${apiBase()}api/projects/${project.id}/chats`)).json();
+    assert.ok(chats.some((c: { promptId: string | null }) => c.promptId === "reviewer"));
+  });
+
+  it("opens the custom prompts page from Manage Custom Prompts", async () => {
+    await runCommand(page, "Parley: Manage Custom Prompts");
+    await panel.getByRole("heading", { name: "Custom prompts" }).waitFor();
+    await panel.locator("li", { hasText: "Strict reviewer" }).waitFor();
   });
 
   it("signs in through the gateway's authorize page and shows the account row", async () => {
@@ -107,5 +137,16 @@ describe("Parley in a real VS Code (code-server)", function () {
     await panel.locator('nav[aria-label="Main"] a', { hasText: "Settings" }).click();
     await panel.locator(".account-row", { hasText: label }).waitFor();
     await screenshot(page, "vscode-04-signed-in");
+  });
+
+  it("signs the account out from Manage Gateway Accounts", async () => {
+    const label = editor.gateway.issuedKeys[0]!.slice(0, 16);
+    await runCommand(page, "Parley: Sign Out / Manage Gateway Accounts");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: label }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Sign out" }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".notifications-toasts", { hasText: `signed out of ${label}` }).waitFor();
+    assert.deepEqual(await (await tab.request.get(`${apiBase()}api/providers/gateway/accounts`)).json(), []);
   });
 });
