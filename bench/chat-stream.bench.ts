@@ -3,9 +3,16 @@
 // for order and loss. Prints one JSON line per result.
 import { createParser } from "eventsource-parser";
 import { numberedPieces } from "../test/fake-gateway/server";
-import { startStack } from "./processes";
+import { startStack as startProcesses } from "../test/helpers/stack";
 import { median, percentile, report, round } from "./stats";
 
+/** Parley and the fake gateway as separate processes, with a key set and the project's id. */
+async function startStack() {
+  const stack = await startProcesses();
+  await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-bench" }] });
+  const [project] = (await (await stack.api("GET", "/api/projects")).json()) as { id: string }[];
+  return { ...stack, gatewayBaseUrl: stack.gateway.baseUrl, parleyUrl: stack.url, projectId: project!.id };
+}
 type Stack = Awaited<ReturnType<typeof startStack>>;
 type Timing = { firstTokenMs: number; doneMs: number; text: string; chunks: number };
 
@@ -123,6 +130,6 @@ export async function runChatStreamBench(): Promise<void> {
     await throughput(stack);
     await concurrent(stack, 100);
   } finally {
-    stack.stop();
+    await stack.stop();
   }
 }

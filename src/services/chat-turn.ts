@@ -53,6 +53,7 @@ export type PreparedTurn = {
   settings: JsonObject;
   resolved: ResolvedConnection;
   files: ReferencedFile[];
+  context: TurnContext;
   content: string;
 };
 
@@ -73,9 +74,13 @@ export class ChatTurns {
     const settings = await this.deps.settings.resolvedUnredacted(project);
     const modelId = body.modelId ?? chat.modelId ?? (typeof settings.defaultModel === "string" ? settings.defaultModel : undefined);
     if (!modelId) throw invalid("choose a model for this chat first");
-    const resolved = await this.deps.connections.forModel(settings, modelId);
-    const files = await readReferencedFiles(project.dir, body.referencedPaths ?? []);
-    return { chat, project, settings, resolved, files, content: body.content };
+    // Independent lookups at once: they stand between the user's Enter and the first token.
+    const [resolved, files, context] = await Promise.all([
+      this.deps.connections.forModel(settings, modelId),
+      readReferencedFiles(project.dir, body.referencedPaths ?? []),
+      this.deps.context?.build(chat, project, settings) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+    ]);
+    return { chat, project, settings, resolved, files, context, content: body.content };
   }
 
   /** Stores the user message, registers the live turn, and runs it to its end in the background. */
@@ -120,9 +125,8 @@ export class ChatTurns {
   }
 
   private async run(prepared: PreparedTurn, assistant: Message, broadcast: TurnBroadcast, signal: AbortSignal): Promise<void> {
-    const { chat, project, settings, resolved } = prepared;
+    const { chat, settings, resolved, context } = prepared;
     const turnId = `t_${randomBytes(6).toString("base64url")}`;
-    const context = (await this.deps.context?.build(chat, project, settings)) ?? { systemMessages: [] };
     const messages = [...context.systemMessages, ...this.history(chat.id, assistant.id)];
     const emit = (event: StreamEvent) => broadcast.emit(event);
     emit({ event: "turn.start", data: { turnId, messageId: assistant.id, model: resolved.modelId, ...(context.receipt ? { context: context.receipt } : {}) } });

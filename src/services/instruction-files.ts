@@ -12,15 +12,9 @@ export type Skill = { name: string; description: string; path: string };
 
 /** The agent files that exist, read safely from inside the project; missing ones are skipped. */
 export async function readAgentFiles(projectDir: string, names: readonly string[]): Promise<ReferencedFile[]> {
-  const files: ReferencedFile[] = [];
-  for (const name of names) {
-    try {
-      files.push(...(await readReferencedFiles(projectDir, [name])));
-    } catch {
-      // Not there, not a file, or outside the project: nothing to inject.
-    }
-  }
-  return files;
+  // Not there, not a file, or outside the project: nothing to inject for that name.
+  const found = await Promise.all(names.map((name) => readReferencedFiles(projectDir, [name]).catch(() => [])));
+  return found.flat();
 }
 
 export async function scanSkills(projectDir: string): Promise<Skill[]> {

@@ -54,6 +54,7 @@ export type SettingsServiceDeps = {
 export class SettingsService {
   private readonly projectLock = new KeyedMutex();
   private validatedApp: { stored: JsonObject; value: JsonObject } | undefined;
+  private readonly validatedProjects = new WeakMap<JsonObject, { value: JsonObject; issues: LayerIssue[] }>();
 
   constructor(private readonly deps: SettingsServiceDeps) {}
 
@@ -96,7 +97,14 @@ export class SettingsService {
       return { raw: undefined, value: {}, issues: [], error: file.error, path: filePath, dbBacked: false };
     }
     const raw = file.state === "ok" ? file.value : {};
-    return { ...validateLayer(raw, projectSettingsShape), raw, path: filePath, dbBacked: false };
+    return { ...this.validatedProject(raw), raw, path: filePath, dbBacked: false };
+  }
+
+  /** Validation of an unchanged file is reused: the snapshot hands back the same object. */
+  private validatedProject(raw: JsonObject): { value: JsonObject; issues: LayerIssue[] } {
+    let validated = this.validatedProjects.get(raw);
+    if (!validated) this.validatedProjects.set(raw, (validated = validateLayer(raw, projectSettingsShape)));
+    return validated;
   }
 
   async getProject(project: ProjectRow): Promise<ProjectSettingsResponse> {

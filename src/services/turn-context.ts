@@ -22,7 +22,7 @@ export class PromptTurnContext implements TurnContextProvider {
   ) {}
 
   async build(chat: Chat, project: ProjectRow, settings: JsonObject): Promise<TurnContext> {
-    const agent = await this.agents.selected(project, chat.agent, settings.defaultAgent);
+    const agent = chat.agent !== null || typeof settings.defaultAgent === "string" ? await this.agents.selected(project, chat.agent, settings.defaultAgent) : undefined;
     const promptId = chat.promptId ?? agent?.promptId;
     const prompt = promptId ? await this.prompts.find(project, promptId) : undefined;
 
@@ -40,9 +40,11 @@ export class PromptTurnContext implements TurnContextProvider {
     const systemMessages: UpstreamMessage[] = [];
     if (prompt) systemMessages.push({ role: "system", content: prompt.content });
     const agentFileNames = Array.isArray(settings.agentFileNames) ? (settings.agentFileNames as string[]) : ["AGENTS.md"];
-    const agentFiles = effective.agentFiles ? await readAgentFiles(project.dir, agentFileNames) : [];
+    const [agentFiles, skills] = await Promise.all([
+      effective.agentFiles ? readAgentFiles(project.dir, agentFileNames) : [],
+      effective.skills ? scanSkills(project.dir) : [],
+    ]);
     if (agentFiles.length > 0) systemMessages.push({ role: "system", content: agentFilesMessage(agentFiles) });
-    const skills = effective.skills ? await scanSkills(project.dir) : [];
     if (skills.length > 0) systemMessages.push({ role: "system", content: skillsMessage(skills) });
 
     return {
