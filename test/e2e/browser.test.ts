@@ -115,4 +115,16 @@ describe("web UI in Chromium", function () {
     assert.ok(!(await page.content()).includes("sk-fake-e2e"));
     await screenshot(page, "05-providers");
   });
+
+  it("removes and pastes a key on the providers page, never showing it back", async () => {
+    await page.getByRole("button", { name: "Remove" }).click();
+    await page.getByText("(a key is saved)").waitFor({ state: "detached" });
+    await page.locator("#api-key input").fill("sk-fake-pasted-in-the-ui");
+    await page.getByRole("button", { name: "Save key" }).click();
+    await page.getByText("(a key is saved)").waitFor();
+    assert.equal(await page.locator("#api-key input").inputValue(), "", "the field is cleared after saving");
+    assert.ok(!(await page.content()).includes("sk-fake-pasted-in-the-ui"));
+    const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
+    assert.equal(settings.providers.find((p: { id: string }) => p.id === "gateway").hasApiKey, true);
+  });
 });

@@ -5,6 +5,7 @@ import "./app.css";
 // VS Code-styled controls (the maintained successor of @vscode/webview-ui-toolkit); only those used.
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-checkbox/index.js";
+import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { readBootstrap } from "./lib/bootstrap";
 import { ApiClient } from "./lib/api/client";
 import { createHost } from "./lib/api/host";
