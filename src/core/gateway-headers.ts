@@ -23,8 +23,3 @@ export function upstreamHeaders(inputs: HeaderInputs): Record<string, string> {
   }
   return headers;
 }
-
-/** Header values that must never be logged. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return { ...headers, ...(headers.authorization ? { authorization: "Bearer ***" } : {}) };
-}

@@ -199,14 +199,10 @@ export class MentionIndex {
     this.dirConsumed = new Int32Array(this.dirLower.length);
   }
 
-  path(index: number): string {
-    return this.paths[index]!;
-  }
-
   /** The tier of entry `i` for a query (for tests and one-off checks), or -1. */
   tierOf(i: number, query: string): number {
     const q = query.toLowerCase();
-    this.prepare(q);
+    this.resetFolderMemo();
     const real = this.realTier(i, q, q.includes("/"), queryClasses(q), ...queryBigrams(q));
     if (real !== NO_MATCH) return real;
     return this.isFuzzy(i, q) ? Tier.Fuzzy : NO_MATCH;
@@ -215,7 +211,7 @@ export class MentionIndex {
   /** Entry indices ranked for `query`, at most `limit`; `total` counts the matches found. */
   search(query: string, limit = Infinity): { indices: number[]; tiers: number[]; total: number } {
     const q = query.toLowerCase();
-    this.prepare(q);
+    this.resetFolderMemo();
     const previous = this.last && q.startsWith(this.last.query) ? this.last : undefined;
     const from = previous ? this.buffers[previous.buffer] : undefined;
     const target: 0 | 1 = previous?.buffer === 0 ? 1 : 0;
@@ -298,7 +294,7 @@ export class MentionIndex {
   }
 
   /** Clears the per-folder memo for a new query. */
-  private prepare(_q: string): void {
+  private resetFolderMemo(): void {
     this.dirFirst.fill(UNKNOWN);
     this.dirConsumed.fill(UNKNOWN);
   }

@@ -59,15 +59,8 @@ export const NATIVE_TOOLS: readonly NativeTool[] = [
 
 export const NATIVE_TOOL_NAMES: ReadonlySet<string> = new Set(NATIVE_TOOLS.map((t) => t.name));
 
-const MCP_TOOL_ID = /^mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_.-]+)$/;
-
 export function mcpToolId(serverSlug: string, tool: string): string {
   return `mcp__${serverSlug}__${tool}`;
-}
-
-export function parseMcpToolId(name: string): { server: string; tool: string } | undefined {
-  const match = MCP_TOOL_ID.exec(name);
-  return match ? { server: match[1]!, tool: match[2]! } : undefined;
 }
 
 /** The gate of a tool: the project's (or app's) setting, else the tool's default (`ask` for MCP tools). */

@@ -13,9 +13,4 @@ export class KeyedMutex {
     });
     return result;
   }
-
-  /** Resolves once every queued piece of work has finished (used on shutdown). */
-  async idle(): Promise<void> {
-    while (this.tails.size > 0) await Promise.all([...this.tails.values()]);
-  }
 }

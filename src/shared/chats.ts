@@ -1,6 +1,6 @@
 // Chats and their messages, as the API returns them and as clients send them.
 import { z } from "zod";
-import { usageSchema, usageTotalsSchema } from "./usage";
+import { usageSchema } from "./usage";
 
 export const chatSchema = z.object({
   id: z.string(),
@@ -71,16 +71,9 @@ export const messageSchema = z.object({
 });
 export type Message = z.infer<typeof messageSchema>;
 
-export const chatWithMessagesSchema = chatSchema.extend({
-  messages: z.array(messageSchema),
-  usage: usageTotalsSchema,
-});
-
 export const streamBodySchema = z.strictObject({
   content: z.string().min(1, "content must not be empty"),
   referencedPaths: z.array(z.string().min(1)).max(50).optional(),
   modelId: z.string().min(1).optional(),
 });
 export type StreamBody = z.infer<typeof streamBodySchema>;
-
-export const approvalBodySchema = z.strictObject({ decision: z.enum(["allow", "deny"]) });

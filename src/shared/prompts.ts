@@ -3,16 +3,6 @@ import { z } from "zod";
 
 export const PROMPT_ICONS = ["sparkles", "code", "search", "pencil", "bug", "book"] as const;
 export type PromptIcon = (typeof PROMPT_ICONS)[number];
-/** UI labels of the icons. */
-export const PROMPT_ICON_LABELS: Record<PromptIcon, string> = {
-  sparkles: "Sparkles",
-  code: "Code",
-  search: "Search",
-  pencil: "Writing",
-  bug: "Debug",
-  book: "Research",
-};
-
 /** Unknown icons fall back to `sparkles`. */
 export function readIcon(value: unknown): PromptIcon {
   return PROMPT_ICONS.includes(value as PromptIcon) ? (value as PromptIcon) : "sparkles";

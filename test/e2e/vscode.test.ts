@@ -129,7 +129,7 @@ describe("Parley in a real VS Code (code-server)", function () {
     await runCommand(page, "Parley: Sign In with Gateway");
     const authorize = await popup;
     await authorize.locator("#authorize").click({ timeout: 30_000 });
-    await authorize.locator("#result[data-ok='true']").waitFor({ timeout: 30_000 }).catch(() => {});
+    // The result page may close itself (it tells its opener); the notification and the account row prove the sign-in.
     const label = editor.gateway.issuedKeys[0]!.slice(0, 16);
     await page.locator(".notifications-toasts", { hasText: `signed in as ${label}` }).waitFor({ timeout: 30_000 });
     await authorize.close().catch(() => {});
