@@ -1,11 +1,12 @@
 // `parley serve`: the headless Parley server. Prints one JSON ready line on stdout; logs go to stderr.
+// The server (and with it better-sqlite3's native addon) is imported only after the Node version check,
+// so an old Node gets one clear line instead of a segmentation fault.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseCli, USAGE, type ServeOptions } from "./core/cli-args";
+import { unsupportedNodeMessage } from "./core/node-version";
 import { createLogger } from "./services/logger";
-import { createRuntime } from "./server/runtime";
-import { listen } from "./server/listen";
 
 declare const PARLEY_VERSION: string | undefined;
 const VERSION = typeof PARLEY_VERSION === "string" ? PARLEY_VERSION : "0.0.0-dev";
@@ -42,6 +43,7 @@ async function serve(options: ServeOptions): Promise<void> {
   prepareHome(options.home);
   checkProjects(options.projects);
   const log = createLogger();
+  const [{ createRuntime }, { listen }] = await Promise.all([import("./server/runtime"), import("./server/listen")]);
   const runtime = createRuntime({
     home: options.home,
     log,
@@ -75,6 +77,12 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+}
+
+const tooOld = unsupportedNodeMessage(process.versions.node);
+if (tooOld) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(EXIT_USAGE);
 }
 
 const parsed = parseCli(process.argv.slice(2), process.env, process.cwd(), os.homedir());

@@ -8,6 +8,10 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  // A 400 of its own code, so the UI can offer to save a key for the new origin.
+  credential_origin_mismatch: 400,
   upstream_error: 502,
   internal: 500,
 };

@@ -65,5 +65,5 @@ export function mcpToolId(serverSlug: string, tool: string): string {
 
 /** The gate of a tool: the project's (or app's) setting, else the tool's default (`ask` for MCP tools). */
 export function toolGate(name: string, gates: Record<string, ToolGate> | undefined): ToolGate {
-  return gates?.[name] ?? NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ?? "ask";
+  return (gates && Object.hasOwn(gates, name) ? gates[name] : undefined) ?? NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ?? "ask";
 }

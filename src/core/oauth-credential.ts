@@ -12,6 +12,8 @@ export const oauthCredentialSchema = z.object({
   expiresAt: z.null(),
   label: z.string(),
   createdAt: z.string(),
+  /** The origin that issued the key; it is never sent anywhere else. Absent only before the upgrade binds it. */
+  origin: z.string().optional(),
 });
 export type OAuthCredential = z.infer<typeof oauthCredentialSchema>;
 

@@ -30,26 +30,40 @@ export function resolveLayers(...layers: JsonObject[]): JsonObject {
   return layers.reduce<JsonObject>((acc, layer) => overlay(acc, layer), {});
 }
 
+/** The value of an own property, never one inherited from `Object.prototype` (`toString`, `__proto__`, …). */
+export function ownValue<T>(target: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(target, key) ? target[key] : undefined;
+}
+
 /** Assigns as an own data property, so a `__proto__` key in a file is data, never a prototype. */
 export function setOwn(target: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function mergeObjects(base: JsonObject, patch: JsonObject, nullDeletes: boolean): JsonObject {
-  const out: JsonObject = { ...base };
+  const out = copyOwn(base);
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (value === null && nullDeletes) {
       delete out[key];
     } else if (ID_MERGED_KEYS.has(key) && Array.isArray(value)) {
-      setOwn(out, key, mergeEntriesById(Array.isArray(out[key]) ? (out[key] as unknown[]) : [], value, nullDeletes));
+      const current = ownValue(out, key);
+      setOwn(out, key, mergeEntriesById(Array.isArray(current) ? current : [], value, nullDeletes));
     } else if (isPlainObject(value)) {
       // Merge into {} when there is nothing to merge with, so nested nulls still delete.
-      setOwn(out, key, mergeObjects(isPlainObject(out[key]) ? (out[key] as JsonObject) : {}, value, nullDeletes));
+      const current = ownValue(out, key);
+      setOwn(out, key, mergeObjects(isPlainObject(current) ? current : {}, value, nullDeletes));
     } else {
       setOwn(out, key, structuredClone(value));
     }
   }
+  return out;
+}
+
+/** A shallow copy that keeps a `__proto__` key as data (object spread would too; this says so). */
+function copyOwn(source: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(source)) setOwn(out, key, value);
   return out;
 }
 

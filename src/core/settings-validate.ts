@@ -1,6 +1,6 @@
 // Validation of a stored settings layer, key by key, so one bad value never hides the good ones.
 import type { z } from "zod";
-import { setOwn, type JsonObject } from "./settings-merge";
+import { ownValue, setOwn, type JsonObject } from "./settings-merge";
 
 export type LayerIssue = { key: string; message: string };
 
@@ -15,7 +15,8 @@ export function validateLayer(
   const value: JsonObject = {};
   const issues: LayerIssue[] = [];
   for (const [key, raw] of Object.entries(layer)) {
-    const schema = shape[key];
+    // Own keys only: a key such as `toString` or `constructor` must not find a built-in.
+    const schema = ownValue(shape, key);
     if (!schema) {
       setOwn(value, key, raw);
       continue;
@@ -35,8 +36,8 @@ export function issuesForTouchedKeys(
 ): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
   for (const key of touched) {
-    const schema = shape[key];
-    if (!schema || !(key in merged)) continue;
+    const schema = ownValue(shape, key);
+    if (!schema || !Object.hasOwn(merged, key)) continue;
     const parsed = schema.safeParse(merged[key]);
     if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ ...i, path: [key, ...i.path] })));
   }

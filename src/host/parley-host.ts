@@ -39,6 +39,8 @@ export class ParleyHost implements vscode.Disposable {
       gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined,
       gatewayAuthUrl: process.env.APP_GATEWAY_AUTH_URL || undefined,
     });
+    // Projects first: a panel that loads as soon as the server listens finds the workspace already there.
+    await this.registerFolders();
     this.server = await listen(this.runtime, {
       version: typeof PARLEY_VERSION === "string" ? PARLEY_VERSION : "dev",
       webviewDir: vscode.Uri.joinPath(this.context.extensionUri, "media", "webview").fsPath,
@@ -46,7 +48,6 @@ export class ParleyHost implements vscode.Disposable {
       port: config.get<number>("server.port") ?? 0,
       trustedOrigins: this.trustedOrigins,
     });
-    await this.registerFolders();
     this.context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.registerFolders()));
     this.output.appendLine(`Parley is listening on ${this.server.url}`);
   }

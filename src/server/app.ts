@@ -2,8 +2,9 @@
 // in-process and the CLI and the extension bind it the same way.
 import express, { type Express } from "express";
 import type { Runtime } from "./runtime";
-import { hostGuard, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
+import { contentTypeGuard, hostGuard, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
 import { apiNotFound, errorHandler } from "./middleware/errors";
+import { bodyDepthGuard } from "./middleware/body-depth";
 import { healthRoutes } from "./routes/health";
 import { projectRoutes } from "./routes/projects";
 import { settingsRoutes } from "./routes/settings";
@@ -46,11 +47,16 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
 
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // One spelling per route; the access check below covers every other spelling before any route runs.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
   app.use(hostGuard(access));
   app.use(originGuard(access));
   app.use(tokenLogin(access));
   app.use(requireAuth(access));
+  app.use(contentTypeGuard());
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
+  app.use(bodyDepthGuard);
 
   app.use(healthRoutes(options.version));
   app.use(projectRoutes(runtime));
@@ -64,7 +70,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(promptRoutes(runtime));
   app.use(agentRoutes(runtime));
   app.use(mentionRoutes(runtime));
-  app.use("/api", apiNotFound);
+  app.use(apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 
   app.use(errorHandler((line) => runtime.log.error(line)));

@@ -2,6 +2,7 @@
 // let in-flight requests finish, close the database.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { createApp, type AppOptions } from "./app";
 import type { Runtime } from "./runtime";
 import { closeGatewayDispatcher } from "../providers/gateway/http";
@@ -25,10 +26,12 @@ export type RunningServer = {
 };
 
 export async function listen(runtime: Runtime, options: ListenOptions): Promise<RunningServer> {
+  await runtime.prepare();
   const { app, streams } = createApp(runtime, options);
   const server = http.createServer(app);
   // Streams are long-lived; the idle timeout only applies between requests on a kept-alive socket.
   server.requestTimeout = 0;
+  server.on("clientError", answerClientError);
   const host = options.host ?? "127.0.0.1";
   const port = await bindFirstFree(server, host, options.port);
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -50,6 +53,35 @@ export async function listen(runtime: Runtime, options: ListenOptions): Promise<
     })());
 
   return { url: `http://${urlHost}:${port}`, port, server, close };
+}
+
+/**
+ * Requests Node refuses before express sees them (headers too large, malformed request lines) still get
+ * the contract's error body rather than a bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler: never write into a response already under way on a kept-alive socket.
+  const inFlight = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage?._headerSent;
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  if (inFlight) {
+    // Let the answer already under way finish, then close (a bare destroy would cut it off).
+    socket.end();
+    return;
+  }
+  const [status, body] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, { code: "payload_too_large", message: "the request headers are too large" }]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, { code: "invalid_request", message: "the request took too long to arrive" }]
+        : [400, { code: "invalid_request", message: "the request could not be parsed as HTTP" }];
+  const text = JSON.stringify({ error: body });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
 
 async function bindFirstFree(server: http.Server, host: string, requested: number | undefined): Promise<number> {

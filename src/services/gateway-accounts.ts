@@ -5,7 +5,7 @@ import { notFound } from "../core/app-error";
 import { accountLabel, credentialRefreshers, needsProactiveRefresh, oauthCredentialSchema, type OAuthCredential } from "../core/oauth-credential";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { SecretStore } from "../store/secret-store";
-import type { OAuthKeySource } from "./connection-resolver";
+import type { OAuthCredentialSource } from "./connection-resolver";
 import type { EventBus } from "./event-bus";
 
 export const GATEWAY_OAUTH_NAMESPACE = "oauth/gateway/";
@@ -13,17 +13,17 @@ const ACTIVE_KEY = "gateway.activeAccount";
 
 export type Account = { id: string; label: string; createdAt: string; active: boolean };
 
-export class GatewayAccounts implements OAuthKeySource {
+export class GatewayAccounts implements OAuthCredentialSource {
   constructor(
     private readonly secrets: SecretStore,
     private readonly kv: AppKvRepo,
     private readonly events: EventBus,
   ) {}
 
-  /** Stores a new sign-in and makes it the active account. */
-  async add(key: string): Promise<Account> {
+  /** Stores a new sign-in, bound to the `origin` that issued it, and makes it the active account. */
+  async add(key: string, origin: string): Promise<Account> {
     const id = `a_${randomBytes(8).toString("base64url")}`;
-    const credential: OAuthCredential = { accessToken: key, refreshToken: null, expiresAt: null, label: accountLabel(key), createdAt: new Date().toISOString() };
+    const credential: OAuthCredential = { accessToken: key, refreshToken: null, expiresAt: null, label: accountLabel(key), createdAt: new Date().toISOString(), origin };
     await this.secrets.set(GATEWAY_OAUTH_NAMESPACE + id, JSON.stringify(credential));
     this.kv.set(ACTIVE_KEY, id);
     this.events.publish({ type: "accounts.changed", data: {} });
@@ -60,13 +60,22 @@ export class GatewayAccounts implements OAuthKeySource {
     this.events.publish({ type: "accounts.changed", data: {} });
   }
 
-  async activeKey(providerId: string): Promise<string | undefined> {
+  /** The active sign-in's key and the origin it is bound to. */
+  async activeCredential(providerId: string): Promise<{ key: string; origin: string | undefined } | undefined> {
     if (providerId !== "gateway") return undefined;
     const active = this.kv.get(ACTIVE_KEY)?.value;
     let credential = active ? await this.credential(GATEWAY_OAUTH_NAMESPACE + active) : undefined;
     // The usual refresh hook; gateway keys carry no expiry, so it never fires and the refresher is a no-op.
     if (credential && needsProactiveRefresh(credential, Date.now())) credential = await credentialRefreshers.gateway!(credential);
-    return credential?.accessToken;
+    return credential ? { key: credential.accessToken, origin: credential.origin } : undefined;
+  }
+
+  /** Binds sign-ins stored before binding existed to `origin` (the gateway origin in force at the upgrade). */
+  async bindLegacy(origin: string): Promise<void> {
+    for (const name of await this.secrets.list(GATEWAY_OAUTH_NAMESPACE)) {
+      const credential = await this.credential(name);
+      if (credential && !credential.origin) await this.secrets.set(name, JSON.stringify({ ...credential, origin }));
+    }
   }
 
   private async require(id: string): Promise<void> {

@@ -1,5 +1,6 @@
 // Sign in with the gateway (PKCE): start an attempt, send the browser to the authorization page,
 // and on the callback exchange the code for a key. Attempts are single-use and expire.
+import { originOf } from "../core/credential-binding";
 import { invalid } from "../core/app-error";
 import { upstreamHeaders } from "../core/gateway-headers";
 import { authorizeUrl, codeChallengeS256, createCodeVerifier, createState } from "../core/pkce";
@@ -52,8 +53,8 @@ export class GatewayOAuth {
     if (this.clock() - attempt.createdAt > ATTEMPT_TTL_MS) return { ok: false, message: "This sign-in took longer than 10 minutes and has expired." };
     if (typeof code !== "string" || !code) return { ok: false, message: "The gateway did not send an authorization code." };
     try {
-      const key = await this.exchange(code, attempt.verifier);
-      const account = await this.deps.accounts.add(key);
+      const { key, origin } = await this.exchange(code, attempt.verifier);
+      const account = await this.deps.accounts.add(key, origin);
       await this.deps.settings.patchApp({ providers: [{ id: "gateway", authMode: "oauth" }] });
       return { ok: true, accountId: account.id, label: account.label };
     } catch (error) {
@@ -62,11 +63,13 @@ export class GatewayOAuth {
     }
   }
 
-  private async exchange(code: string, verifier: string): Promise<string> {
+  /** The issued key, and the origin that issued it (the key is bound to it). */
+  private async exchange(code: string, verifier: string): Promise<{ key: string; origin: string }> {
     const settings = await this.deps.settings.resolvedUnredacted();
     const providers = Array.isArray(settings.providers) ? settings.providers : [];
     const gateway = providers.find((p) => isPlainObject(p) && p.id === "gateway") as { baseUrl?: string } | undefined;
-    if (!gateway?.baseUrl) throw invalid("the gateway provider has no base URL");
+    const origin = originOf(gateway?.baseUrl);
+    if (!gateway?.baseUrl || !origin) throw invalid("the gateway provider has no base URL");
     const headers = upstreamHeaders({ apiKey: "", refererUrl: typeof settings.refererUrl === "string" ? settings.refererUrl : DEFAULT_REFERER_URL });
     delete headers.authorization;
     let response;
@@ -91,7 +94,7 @@ export class GatewayOAuth {
     }
     const key = isPlainObject(body) ? body.key : undefined;
     if (typeof key !== "string" || key.length < 16) throw new Error("The gateway's answer to the sign-in had no key.");
-    return key;
+    return { key, origin };
   }
 
   private dropExpired(): void {

@@ -7,7 +7,12 @@ import { removeStaleTemps } from "../store/atomic-write";
 import { projectFilePath } from "../store/project-file";
 import type { EventBus } from "./event-bus";
 
+/** How often opening a project looks for temporaries that interrupted writes left behind. */
+const TEMP_SWEEP_INTERVAL_MS = 60_000;
+
 export class ProjectRegistry {
+  private readonly lastSweep = new Map<string, number>();
+
   constructor(
     private readonly repo: ProjectsRepo,
     private readonly events: EventBus,
@@ -24,11 +29,17 @@ export class ProjectRegistry {
     if (!path.isAbsolute(raw)) throw invalid("projectDir must be an absolute path");
     const dir = await canonicalDir(raw);
     const { project, created } = this.repo.ensure(dir);
-    if (created) {
-      this.events.publish({ type: "projects.changed", data: { projectId: project.id } });
-      await removeStaleTemps(projectFilePath(dir));
-    }
+    if (created) this.events.publish({ type: "projects.changed", data: { projectId: project.id } });
+    await this.sweepTemps(project);
     return { project, created };
+  }
+
+  /** Every opening of a project clears stale `.app.json` temporaries, at most once a minute per project. */
+  private async sweepTemps(project: ProjectRow): Promise<void> {
+    const now = Date.now();
+    if (now - (this.lastSweep.get(project.id) ?? -Infinity) < TEMP_SWEEP_INTERVAL_MS) return;
+    this.lastSweep.set(project.id, now);
+    await removeStaleTemps(projectFilePath(project.dir));
   }
 
   byId(id: string): ProjectRow {

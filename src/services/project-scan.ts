@@ -8,6 +8,12 @@ import { looksLikeText, textByName } from "../core/text-files";
 
 export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".next", ".nuxt", ".gradle", ".parcel-cache", ".turbo", ".cache"]);
 const PARALLEL_DIRS = 32;
+/** Kernel and device trees: endless or blocking files, never project content (a project at `/` must not walk them). */
+const SYSTEM_DIRS = new Set(["/proc", "/sys", "/dev"]);
+
+/** How much one scan may read before it stops and returns what it found. */
+export type ScanBudget = { maxEntries: number; maxMs: number };
+export const DEFAULT_SCAN_BUDGET: ScanBudget = { maxEntries: 2_000_000, maxMs: 60_000 };
 const SNIFF_BYTES = 4096;
 
 type Rules = readonly { base: string; matcher: Ignore }[];
@@ -46,8 +52,16 @@ async function runPool<T>(items: T[], limit: number, work: (item: T) => Promise<
 }
 
 /** Project-relative paths of the text files, shallow ones first, then by path. */
-export async function scanProjectFiles(root: string): Promise<string[]> {
+export async function scanProjectFiles(root: string, budget: ScanBudget = DEFAULT_SCAN_BUDGET): Promise<string[]> {
+  return (await scanWithinBudget(root, budget)).paths;
+}
+
+/** Like scanProjectFiles; `complete` is false when the entry or time budget ran out first. */
+export async function scanWithinBudget(root: string, budget: ScanBudget = DEFAULT_SCAN_BUDGET): Promise<{ paths: string[]; complete: boolean }> {
   const realRoot = await fs.realpath(root);
+  const deadline = Date.now() + budget.maxMs;
+  let entriesSeen = 0;
+  let complete = true;
   const found: string[] = [];
   const undecided: string[] = [];
   const pending: { rel: string; rules: Rules }[] = [{ rel: "", rules: [] }];
@@ -61,7 +75,15 @@ export async function scanProjectFiles(root: string): Promise<string[]> {
 
   const visit = async ({ rel, rules: inherited }: { rel: string; rules: Rules }) => {
     const dir = path.join(realRoot, rel);
+    if (SYSTEM_DIRS.has(dir.replace(/\/+$/, ""))) return;
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    entriesSeen += entries.length;
+    if (entriesSeen > budget.maxEntries || Date.now() > deadline) {
+      // Out of budget: stop walking; what was found so far is still listed.
+      complete = false;
+      pending.length = 0;
+      return;
+    }
     let rules = inherited;
     if (entries.some((e) => e.name === ".gitignore" && e.isFile())) {
       const text = await fs.readFile(path.join(dir, ".gitignore"), "utf8").catch(() => "");
@@ -98,9 +120,13 @@ export async function scanProjectFiles(root: string): Promise<string[]> {
   });
 
   await runPool(undecided, PARALLEL_DIRS, async (rel) => {
+    if (Date.now() > deadline) {
+      complete = false;
+      return;
+    }
     if (await sniffIsText(path.join(realRoot, rel))) found.push(rel);
   });
-  return sortShallowFirst(found);
+  return { paths: sortShallowFirst(found), complete };
 }
 
 function depth(p: string): number {

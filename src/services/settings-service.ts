@@ -4,7 +4,8 @@ import path from "node:path";
 import type { z } from "zod";
 import { AppError, conflict, invalid } from "../core/app-error";
 import { applyPatch, resolveLayers, type JsonObject } from "../core/settings-merge";
-import { extractSecrets, redactSettings, referencedSecretNames } from "../core/settings-secrets";
+import { credentialEntries, extractSecrets, redactSettings, type SecretChange } from "../core/settings-secrets";
+import { entryOrigin } from "../core/credential-binding";
 import { issuesForTouchedKeys, validateLayer, type LayerIssue } from "../core/settings-validate";
 import {
   appSettingsPatchSchema,
@@ -16,7 +17,8 @@ import type { AppSettingsStore } from "../store/app-settings-store";
 import type { ProjectRow } from "../store/projects-repo";
 import type { ProjectSettingsRepo } from "../store/project-settings-repo";
 import { projectFilePath, readProjectFile, removeProjectFile, writeProjectFile } from "../store/project-file";
-import type { SecretStore } from "../store/secret-store";
+import { Credentials } from "./credentials";
+import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
 
@@ -45,7 +47,7 @@ export type ProjectSettingsResponse = {
 export type SettingsServiceDeps = {
   app: AppSettingsStore;
   projectRows: ProjectSettingsRepo;
-  secrets: SecretStore;
+  credentials: Credentials;
   events: EventBus;
   defaults: JsonObject;
   databaseFile: string;
@@ -67,22 +69,26 @@ export class SettingsService {
   }
 
   async getApp(): Promise<JsonObject> {
-    return this.redact(this.appLayer());
+    return this.redactApp(this.appLayer());
   }
 
   async patchApp(body: unknown): Promise<JsonObject> {
     const { patch, secrets } = parsePatch(body, appSettingsPatchSchema);
     const touched = Object.keys(patch);
     let rejected: unknown[] = [];
+    let unbound: SecretChange | undefined;
     const next = this.deps.app.update((current) => {
       const merged = applyPatch(current, patch);
       rejected = issuesForTouchedKeys(merged, touched, appSettingsShape);
-      return rejected.length > 0 ? current : merged;
+      unbound = rejected.length > 0 ? undefined : unboundSecret(secrets, resolveLayers(this.deps.defaults, validateLayer(merged, appSettingsShape).value));
+      return rejected.length > 0 || unbound ? current : merged;
     });
     if (rejected.length > 0) throw invalid("app settings are invalid", rejected);
-    await this.applySecrets(secrets);
+    if (unbound) throw unboundError(unbound);
+    // A key is bound to the origin the entry points at once this patch is in force.
+    await this.applySecrets(secrets, resolveLayers(this.deps.defaults, validateLayer(next, appSettingsShape).value));
     this.deps.events.publish({ type: "settings.changed", data: { scope: "app" } });
-    return this.redact(validateLayer(next, appSettingsShape).value);
+    return this.redactApp(validateLayer(next, appSettingsShape).value);
   }
 
   async readProjectLayer(project: ProjectRow): Promise<ProjectLayer> {
@@ -117,7 +123,11 @@ export class SettingsService {
       const merged = applyPatch(raw, patch);
       const issues = issuesForTouchedKeys(merged, Object.keys(patch), projectSettingsShape);
       if (issues.length > 0) throw invalid("project settings are invalid", issues);
-      await this.applySecrets(secrets);
+      const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateLayer(merged, projectSettingsShape).value;
+      const resolvedAfter = resolveLayers(this.deps.defaults, this.appLayer(), projectValue);
+      const unbound = unboundSecret(secrets, resolvedAfter);
+      if (unbound) throw unboundError(unbound);
+      await this.applySecrets(secrets, resolvedAfter);
       return merged;
     });
     return this.describe(layer);
@@ -172,7 +182,8 @@ export class SettingsService {
 
   /** defaults < app < project, redacted. */
   async resolved(project?: ProjectRow): Promise<JsonObject> {
-    return this.redact(await this.resolvedUnredacted(project));
+    const settings = await this.resolvedUnredacted(project);
+    return this.redact(settings, settings);
   }
 
   /** For server-side use only (never sent): the merged settings with whatever the layers hold. */
@@ -187,16 +198,29 @@ export class SettingsService {
     else await writeProjectFile(project.dir, settings);
   }
 
-  private async applySecrets(changes: { name: string; value: string | null }[]): Promise<void> {
-    for (const { name, value } of changes) {
-      if (value === null) await this.deps.secrets.delete(name);
-      else await this.deps.secrets.set(name, value);
-    }
+  /**
+   * Once, at start: keys saved before credentials were bound to origins are bound to the origin the app
+   * layer gives their entry, and credential headers written in plain text into the app layer move to the
+   * secret store (bound the same way), leaving the placeholder.
+   */
+  async bindLegacyCredentials(): Promise<void> {
+    const appResolved = resolveLayers(this.deps.defaults, this.appLayer());
+    await this.deps.credentials.bindLegacy((kind, id) => entryOrigin(appResolved, kind, id));
+    const plain = extractSecrets(this.deps.app.read()).secrets.filter((change) => change.slot.startsWith("header/") && change.value !== null);
+    // A header whose entry has no base URL stays as it is (responses still hide it) rather than be lost.
+    if (plain.length === 0 || unboundSecret(plain, appResolved)) return;
+    await this.applySecrets(plain, appResolved);
+    this.deps.app.update((current) => extractSecrets(current).patch);
+  }
+
+  private async applySecrets(changes: SecretChange[], resolvedAfter: JsonObject): Promise<void> {
+    await this.deps.credentials.apply(changes, (kind, id) => entryOrigin(resolvedAfter, kind, id));
   }
 
   private async describe(layer: ProjectLayer): Promise<ProjectSettingsResponse> {
+    const { [DB_BACKED_FLAG]: _flag, ...projectValue } = layer.value;
     const response: ProjectSettingsResponse = {
-      project: await this.redact(layer.value),
+      project: await this.redact(layer.value, resolveLayers(this.deps.defaults, this.appLayer(), projectValue)),
       path: layer.path,
       dbBacked: layer.dbBacked,
     };
@@ -205,12 +229,35 @@ export class SettingsService {
     return response;
   }
 
-  private async redact(settings: JsonObject): Promise<JsonObject> {
+  /**
+   * Redacts `settings`; `hasApiKey` says whether a key is stored for the origin each entry resolves to
+   * in `context` (the layer as it is in force).
+   */
+  private async redact(settings: JsonObject, context: JsonObject): Promise<JsonObject> {
     const present = new Set<string>();
-    for (const name of referencedSecretNames(settings)) {
-      if ((await this.deps.secrets.get(name)) !== undefined) present.add(name);
+    for (const [kind, id] of credentialEntries(settings)) {
+      const origin = entryOrigin(context, kind, id);
+      if (origin && (await this.deps.credentials.get(apiKeySlot(kind, id), origin)) !== undefined) present.add(`${kind}\n${id}`);
     }
-    return redactSettings(settings, (name) => present.has(name));
+    return redactSettings(settings, (kind, id) => present.has(`${kind}\n${id}`));
+  }
+
+  /**
+   * The app layer, redacted. A provider whose key is the only thing the app layer sets (a pasted key) is
+   * listed as `{id, hasApiKey}` too, so a client sees that the key it just saved is there.
+   */
+  private async redactApp(layer: JsonObject): Promise<JsonObject> {
+    const context = resolveLayers(this.deps.defaults, layer);
+    const out = await this.redact(layer, context);
+    const listed = new Set(credentialEntries(layer).map(([kind, id]) => `${kind}\n${id}`));
+    const keyOnly = [];
+    for (const [kind, id] of credentialEntries(this.deps.defaults)) {
+      if (kind !== "providers" || listed.has(`${kind}\n${id}`)) continue;
+      const origin = entryOrigin(context, kind, id);
+      if (origin && (await this.deps.credentials.get(apiKeySlot(kind, id), origin)) !== undefined) keyOnly.push({ id, hasApiKey: true });
+    }
+    if (keyOnly.length > 0) out.providers = [...(Array.isArray(out.providers) ? out.providers : []), ...keyOnly];
+    return out;
   }
 }
 
@@ -218,6 +265,15 @@ function parsePatch(body: unknown, schema: z.ZodType) {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalid("the settings patch is invalid", parsed.error.issues);
   return extractSecrets(parsed.data as JsonObject);
+}
+
+function unboundSecret(changes: SecretChange[], resolvedAfter: JsonObject): SecretChange | undefined {
+  return Credentials.unbound(changes, (kind, id) => entryOrigin(resolvedAfter, kind, id));
+}
+
+function unboundError(change: SecretChange): AppError {
+  const entry = change.kind === "models" ? `model "${change.id}"` : `provider "${change.id}"`;
+  return invalid(`${entry} has no provider with a valid baseUrl, so its key cannot be bound to a server; set the baseUrl first`);
 }
 
 function unreadableFile(layer: ProjectLayer): AppError {

@@ -8,6 +8,9 @@ export const errorCodeSchema = z.enum([
   "not_found",
   "conflict",
   "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "credential_origin_mismatch",
   "upstream_error",
   "internal",
 ]);

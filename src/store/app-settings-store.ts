@@ -1,5 +1,6 @@
 // The app settings document (app_kv key `settings`) and the spec's corrupt-settings quarantine rule.
 import { randomBytes } from "node:crypto";
+import { exceedsJsonDepth } from "../core/json-depth";
 import { isPlainObject, type JsonObject } from "../core/settings-merge";
 import type { AppKvRepo, KvRow } from "./app-kv-repo";
 
@@ -66,7 +67,8 @@ export class AppSettingsStore {
 function parseObject(text: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isPlainObject(value) ? value : undefined;
+    // Too deep to merge safely counts as unreadable, like a non-object.
+    return isPlainObject(value) && !exceedsJsonDepth(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,8 +1,9 @@
 // `<projectDir>/.app.json`: read without judging, write atomically, never overwrite a file we could not parse.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../core/json-depth";
 import { isPlainObject, type JsonObject } from "../core/settings-merge";
-import { writeFileAtomic } from "./atomic-write";
+import { removeStaleTemps, writeFileAtomic } from "./atomic-write";
 import { FileSnapshots } from "./file-snapshot";
 
 export const PROJECT_FILE_NAME = ".app.json";
@@ -22,6 +23,9 @@ function parseProjectFile(text: string): ProjectFileRead {
   if (text.trim() === "") return { state: "ok", value: {} };
   try {
     const value: unknown = JSON.parse(text);
+    if (isPlainObject(value) && exceedsJsonDepth(value)) {
+      return { state: "corrupt", error: `${PROJECT_FILE_NAME} nests more than ${MAX_JSON_DEPTH} levels deep` };
+    }
     if (isPlainObject(value)) return { state: "ok", value };
     return { state: "corrupt", error: `${PROJECT_FILE_NAME} must hold a JSON object` };
   } catch (error) {
@@ -40,7 +44,10 @@ export async function readProjectFile(projectDir: string): Promise<ProjectFileRe
 
 /** Two-space JSON with a trailing newline, the way people commit it. */
 export async function writeProjectFile(projectDir: string, value: JsonObject): Promise<void> {
-  await writeFileAtomic(projectFilePath(projectDir), `${JSON.stringify(value, null, 2)}\n`);
+  const file = projectFilePath(projectDir);
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+  // Temporaries of writes that were killed midway (ours or another window's) go with the next write.
+  await removeStaleTemps(file);
 }
 
 export async function removeProjectFile(projectDir: string): Promise<void> {

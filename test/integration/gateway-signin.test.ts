@@ -54,7 +54,11 @@ describe("sign in with the gateway (PKCE)", () => {
     assert.equal(accounts[0].label, key.slice(0, 16));
     assert.equal(accounts[0].active, true);
     const stored = JSON.parse((await f.s.runtime.secrets.get(`oauth/gateway/${accounts[0].id}`))!);
-    assert.deepEqual({ ...stored, createdAt: "x" }, { accessToken: key, refreshToken: null, expiresAt: null, label: key.slice(0, 16), createdAt: "x" });
+    // Bound to the origin that issued it.
+    assert.deepEqual(
+      { ...stored, createdAt: "x" },
+      { accessToken: key, refreshToken: null, expiresAt: null, label: key.slice(0, 16), createdAt: "x", origin: new URL(f.gateway.baseUrl).origin },
+    );
     const resolved = (await (await f.s.api("GET", "/api/settings/resolved")).json()).settings;
     assert.equal(resolved.providers[0].authMode, "oauth");
   });

@@ -164,3 +164,28 @@ describe("scan order", () => {
     assert.deepEqual(sortShallowFirst([...paths]), [...paths].sort(compareShallowFirst));
   });
 });
+
+describe("scan budget", () => {
+  it("stops at its entry budget and says the list is incomplete", async () => {
+    const { scanWithinBudget } = await import("../../src/services/project-scan");
+    const root = makeTempDir();
+    try {
+      for (let i = 0; i < 50; i++) write(root, `d${i}/f${i}.ts`);
+      const small = await scanWithinBudget(root, { maxEntries: 10, maxMs: 60_000 });
+      assert.equal(small.complete, false);
+      assert.ok(small.paths.length < 50);
+      const whole = await scanWithinBudget(root, { maxEntries: 1000, maxMs: 60_000 });
+      assert.equal(whole.complete, true);
+      assert.equal(whole.paths.length, 50);
+    } finally {
+      removeDir(root);
+    }
+  });
+
+  it("never enters /proc, /sys or /dev, even for a project at the file system root", async function () {
+    this.timeout(30_000);
+    const { scanWithinBudget } = await import("../../src/services/project-scan");
+    const result = await scanWithinBudget("/", { maxEntries: 20_000, maxMs: 5_000 });
+    assert.ok(!result.paths.some((p) => /^(proc|sys|dev)\//.test(p)), "no kernel or device files");
+  });
+});

@@ -38,13 +38,14 @@ describe("settings routes", () => {
     for (const name of fs.readdirSync(s.home).filter((f) => f.startsWith("store.sqlite"))) {
       assert.ok(!fs.readFileSync(path.join(s.home, name)).includes(secret), `${name} holds no key`);
     }
-    assert.equal(await s.runtime.secrets.get("apiKey/models/vendor/model"), secret);
+    // Bound to the origin the model's provider (the default gateway) points at.
+    assert.equal(await s.runtime.secrets.get("apiKey/models/vendor/model@https://openrouter.ai"), secret);
     // Credentials are global: the app view of the same entry sees the key too.
     await s.api("PATCH", "/api/settings/app", { models: [{ id: "vendor/model", label: "App M" }] });
     assert.equal((await (await s.api("GET", "/api/settings/app")).json()).models[0].hasApiKey, true);
     // apiKey: null removes it.
     await s.api("PATCH", "/api/settings/app", { models: [{ id: "vendor/model", apiKey: null }] });
-    assert.equal(await s.runtime.secrets.get("apiKey/models/vendor/model"), undefined);
+    assert.equal(await s.runtime.secrets.get("apiKey/models/vendor/model@https://openrouter.ai"), undefined);
   });
 
   it("deletes keys with null and entries with $remove", async () => {

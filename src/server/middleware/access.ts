@@ -5,6 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { AppError } from "../../core/app-error";
+import { isApiPath, isLoopbackHost, parseHostHeader } from "../../core/request-path";
 import type { SessionsRepo } from "../../store/sessions-repo";
 
 export const SESSION_COOKIE = "parley_session";
@@ -27,28 +28,38 @@ export function isPublicApiRoute(method: string, path: string): boolean {
   return method === "GET" && path === "/api/providers/gateway/oauth/callback";
 }
 
-/** The host name of a Host header value, lower-cased, without port or IPv6 brackets. */
-export function hostName(hostHeader: string): string {
-  const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) return host.slice(1, host.indexOf("]"));
-  const colon = host.lastIndexOf(":");
-  return colon >= 0 ? host.slice(0, colon) : host;
-}
-
-export function isLoopbackHost(name: string): boolean {
-  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
-}
-
 export function hostGuard(deps: AccessDeps): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers.host;
-    const name = header ? hostName(header) : "";
-    if (name && (isLoopbackHost(name) || deps.allowedHosts().map((h) => h.toLowerCase()).includes(name))) return next();
+    const name = header ? parseHostHeader(header) : undefined;
+    if (name && (isLoopbackHost(name) || deps.allowedHosts().some((host) => host.toLowerCase() === name))) return next();
     next(new AppError("forbidden", "this Host is not allowed; add it to the allowedHosts setting to reach Parley by that name"));
   };
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Routes that take files (multipart) rather than JSON. */
+const MULTIPART_ROUTES = new Set(["/api/dictation/transcribe"]);
+
+function hasBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * State-changing requests with a body must say it is JSON (or multipart where a route takes files):
+ * a form post or a `text/plain` "simple request" from another page never reaches a handler.
+ */
+export function contentTypeGuard(): RequestHandler {
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method) || !hasBody(req)) return next();
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    const expected = MULTIPART_ROUTES.has(req.path) ? "multipart/form-data" : "application/json";
+    if (type === expected) return next();
+    next(new AppError("unsupported_media_type", `send the body as ${expected}`));
+  };
+}
 
 function isTrustedOrigin(origin: string, req: Request, deps: AccessDeps): boolean {
   return isWebviewOrigin(origin, deps) || origin === `${req.protocol}://${req.headers.host}`;
@@ -104,9 +115,13 @@ export function isAuthenticated(req: Request, deps: AccessDeps): boolean {
   return session !== undefined && deps.sessions.touch(session);
 }
 
+/**
+ * Credentials for every path the router could hand to an API handler, in any spelling; only the exact,
+ * canonical spelling of a public route is open.
+ */
 export function requireAuth(deps: AccessDeps): RequestHandler {
   return (req, _res, next) => {
-    if (!req.path.startsWith("/api/") || isPublicApiRoute(req.method, req.path)) return next();
+    if (!isApiPath(req.path) || isPublicApiRoute(req.method, req.path)) return next();
     if (isAuthenticated(req, deps)) return next();
     next(new AppError("unauthorized", "sign in with the link Parley printed, or send Authorization: Bearer <token>"));
   };

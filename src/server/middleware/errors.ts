@@ -1,6 +1,7 @@
 // Turns every failure into the contract's error body. No stack traces or secrets leave the process.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { AppError } from "../../core/app-error";
+import { isApiPath } from "../../core/request-path";
 import type { ApiErrorBody } from "../../shared/api-error";
 
 export function errorBody(error: AppError): ApiErrorBody {
@@ -36,6 +37,8 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   };
 }
 
+/** Any spelling of an `/api` path that no route took: 404 in the contract's shape, never the web UI. */
 export const apiNotFound: RequestHandler = (req, _res, next) => {
-  next(new AppError("not_found", `no route ${req.method} ${req.originalUrl.split("?")[0]}`));
+  if (!isApiPath(req.path)) return next();
+  next(new AppError("not_found", `no route ${req.method} ${req.path.slice(0, 200)}`));
 };

@@ -1,10 +1,11 @@
 // /api/agents and /api/actions: the project's agents and saved custom actions.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import type { ProjectAgents } from "../../services/project-agents";
 import type { ProjectRegistry } from "../../services/project-registry";
 
 export function agentRoutes(deps: { projectAgents: ProjectAgents; projects: ProjectRegistry }): Router {
-  const router = Router();
+  const router = routeRouter();
 
   router.get("/api/agents", async (req, res) => {
     const { agents, issues } = await deps.projectAgents.agents(await deps.projects.resolveDir(req.query.projectDir));

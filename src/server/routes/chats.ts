@@ -1,5 +1,6 @@
 // Chats: CRUD, the streaming turn, following a live turn from another UI, and cancel.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import { createChatBodySchema, patchChatBodySchema, streamBodySchema } from "../../shared/chats";
 import type { ChatService } from "../../services/chat-service";
 import type { ChatTurns } from "../../services/chat-turn";
@@ -26,7 +27,7 @@ function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): (
 }
 
 export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
-  const router = Router();
+  const router = routeRouter();
 
   router.get("/api/projects/:id/chats", (req, res) => {
     const project = deps.projects.byId(req.params.id);

@@ -1,5 +1,6 @@
 // POST /api/dictation/transcribe: multipart `audio` (and optional `modelId`) in, transcript out.
-import { Router, type Request } from "express";
+import type { Router, Request } from "express";
+import { routeRouter } from "./router";
 import busboy from "busboy";
 import { AppError, invalid } from "../../core/app-error";
 import type { Audio } from "../../providers/gateway/transcription";
@@ -39,7 +40,7 @@ function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> 
 }
 
 export function dictationRoutes(deps: { settings: SettingsService; dictation: Dictation }): Router {
-  return Router().post("/api/dictation/transcribe", async (req, res) => {
+  return routeRouter().post("/api/dictation/transcribe", async (req, res) => {
     const upload = await readUpload(req);
     if (!upload.audio || upload.audio.bytes.length === 0) throw invalid("the `audio` file is missing or empty");
     const settings = await deps.settings.resolvedUnredacted();

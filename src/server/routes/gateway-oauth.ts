@@ -1,5 +1,6 @@
 // Sign in with the gateway and the account picker's rows.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import { z } from "zod";
 import type { GatewayAccounts } from "../../services/gateway-accounts";
 import type { GatewayOAuth } from "../../services/gateway-oauth";
@@ -9,7 +10,7 @@ import { parseWith } from "../middleware/validation";
 export const OAUTH_CALLBACK_PATH = "/api/providers/gateway/oauth/callback";
 
 export function gatewayOAuthRoutes(deps: { gatewayOAuth: GatewayOAuth; accounts: GatewayAccounts }): Router {
-  const router = Router();
+  const router = routeRouter();
 
   router.post("/api/providers/gateway/oauth/start", (req, res) => {
     const body = parseWith(z.strictObject({ returnTo: z.string().optional() }), req.body ?? {});

@@ -1,8 +1,9 @@
 // GET /api/health: liveness without credentials.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 
 export function healthRoutes(version: string): Router {
-  return Router().get("/api/health", (_req, res) => {
+  return routeRouter().get("/api/health", (_req, res) => {
     res.json({ ok: true, version });
   });
 }

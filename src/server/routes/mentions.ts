@@ -1,5 +1,6 @@
 // Tags, the project scan, and the @ popup's catalog and ranked search.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import { z } from "zod";
 import { fileFolder } from "../../core/mention-search";
 import { mentionSearchQuerySchema } from "../../shared/mentions";
@@ -9,7 +10,7 @@ import type { ProjectScanner } from "../../services/project-scan";
 import { parseWith } from "../middleware/validation";
 
 export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; scanner: ProjectScanner }): Router {
-  const router = Router();
+  const router = routeRouter();
 
   router.get("/api/projects/:id/tags", async (req, res) => {
     res.json(await deps.mentions.tags(deps.projects.byId(req.params.id)));

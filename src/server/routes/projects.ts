@@ -1,6 +1,7 @@
 // /api/projects: the project list and registration of a directory.
 import path from "node:path";
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import { createProjectBodySchema, type Project } from "../../shared/projects";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
@@ -16,7 +17,7 @@ export async function describeProject(deps: ProjectsDeps, row: ProjectRow): Prom
 }
 
 export function projectRoutes(deps: ProjectsDeps): Router {
-  const router = Router();
+  const router = routeRouter();
 
   router.get("/api/projects", async (_req, res) => {
     res.json(await Promise.all(deps.projects.list().map((row) => describeProject(deps, row))));

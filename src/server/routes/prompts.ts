@@ -1,5 +1,6 @@
 // /api/prompts: custom prompts at app and project scope, and the built-in profiles.
-import { Router } from "express";
+import type { Router } from "express";
+import { routeRouter } from "./router";
 import { z } from "zod";
 import { PROMPT_PROFILES } from "../../core/prompt-profiles";
 import { invalid } from "../../core/app-error";
@@ -9,7 +10,7 @@ import type { PromptService } from "../../services/prompt-service";
 import { parseWith } from "../middleware/validation";
 
 export function promptRoutes(deps: { prompts: PromptService; projects: ProjectRegistry }): Router {
-  const router = Router();
+  const router = routeRouter();
   const projectFor = async (scope: PromptScope, projectDir: string | undefined) => (scope === "project" ? deps.projects.resolveDir(projectDir) : undefined);
 
   router.get("/api/prompts", async (req, res) => {

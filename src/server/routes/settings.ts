@@ -1,5 +1,6 @@
 // /api/settings/*: the app layer, a project's layer, its storage, the resolved view, and quarantine.
-import { Router, type Request } from "express";
+import type { Router, Request } from "express";
+import { routeRouter } from "./router";
 import { storageBodySchema } from "../../shared/settings";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
@@ -9,7 +10,7 @@ import { parseWith } from "../middleware/validation";
 export type SettingsDeps = { settings: SettingsService; projects: ProjectRegistry; appStore: AppSettingsStore };
 
 export function settingsRoutes(deps: SettingsDeps): Router {
-  const router = Router();
+  const router = routeRouter();
   const project = (req: Request) => deps.projects.resolveDir(req.query.projectDir);
 
   router.get("/api/settings/app", async (_req, res) => {

@@ -1,7 +1,8 @@
 // The root page: the built Svelte UI when present, else a short page that says what Parley is.
 import fs from "node:fs";
 import path from "node:path";
-import express, { Router } from "express";
+import express, { type Router } from "express";
+import { routeRouter } from "./router";
 
 const FALLBACK_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Parley</title>
@@ -21,7 +22,7 @@ browser and to the VS Code side panel.</p>
 export const WEB_UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function webUiRoutes(webviewDir: string | undefined): Router {
-  const router = Router();
+  const router = routeRouter();
   router.use((_req, res, next) => {
     res.setHeader("Content-Security-Policy", WEB_UI_CSP);
     res.setHeader("X-Content-Type-Options", "nosniff");

@@ -7,6 +7,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly issues?: unknown[],
   ) {
     super(message);
   }
@@ -37,7 +38,7 @@ export class ApiClient {
     const parsed = text ? JSON.parse(text) : undefined;
     if (!response.ok) {
       const error = parsed?.error ?? {};
-      throw new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`);
+      throw new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`, error.issues);
     }
     return parsed as T;
   }
@@ -67,7 +68,7 @@ export class ApiClient {
     if (response.status === 204) return;
     if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
       const parsed = await response.json().catch(() => ({}));
-      throw new ApiError(response.status, parsed?.error?.code ?? "internal", parsed?.error?.message ?? `request failed (${response.status})`);
+      throw new ApiError(response.status, parsed?.error?.code ?? "internal", parsed?.error?.message ?? `request failed (${response.status})`, parsed?.error?.issues);
     }
     const parser = createParser({
       onEvent: (e) => {

@@ -15,16 +15,27 @@ export interface Host {
 type VsCodeApi = { postMessage(message: unknown): void };
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/**
+ * Whether a message event comes from someone allowed to steer the UI: this page's own origin, or in
+ * VS Code the editor's frame around the webview. Any other window (a page that opened this tab, say)
+ * is ignored.
+ */
+export function isTrustedMessage(event: MessageEvent, inVsCode: boolean): boolean {
+  if (event.origin === window.location.origin) return true;
+  return inVsCode && window.parent !== window && event.source === window.parent;
+}
+
 export function createHost(inVsCode: boolean): Host {
   const onMessage: Host["onMessage"] = (listener) =>
     window.addEventListener("message", (event) => {
+      if (!isTrustedMessage(event, inVsCode)) return;
       const data = event.data as { type?: unknown } | undefined;
       if (data && typeof data.type === "string") listener(data as { type: string });
     });
   if (inVsCode && typeof acquireVsCodeApi === "function") {
     const vscode = acquireVsCodeApi();
     const ready = new Promise<void>((resolve) => {
-      window.addEventListener("message", (event) => event.data?.type === "ready" && resolve());
+      window.addEventListener("message", (event) => isTrustedMessage(event, true) && event.data?.type === "ready" && resolve());
       vscode.postMessage({ type: "hello", origin: window.location.origin });
       setTimeout(resolve, 3000);
     });

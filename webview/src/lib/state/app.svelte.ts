@@ -103,10 +103,18 @@ export class AppState {
     this.navigate({ view: "chat", chatId: chat.id });
   }
 
+  /** A project that appears after the first load (a folder registered late) becomes the current one if none is. */
+  private async reloadProjects(): Promise<void> {
+    this.projects = await this.api.get<Project[]>("/api/projects");
+    if (this.projectId) return;
+    this.projectId = this.projects.find((p) => p.id === this.preferredProjectId)?.id ?? this.projects[0]?.id;
+    await Promise.all([this.refreshChats(), this.refreshSettings()]);
+  }
+
   private onEvent(name: string): void {
     if (name === "chats.changed") void this.refreshChats();
     if (name === "settings.changed") void this.refreshSettings().then(() => this.loadModels());
-    if (name === "projects.changed") void this.api.get<Project[]>("/api/projects").then((p) => (this.projects = p));
+    if (name === "projects.changed") void this.reloadProjects();
     this.revision++;
   }
 }

@@ -1,10 +1,20 @@
 // One open chat: its transcript from the server, the turn being streamed, stop and retry.
 import type { Chat, Message } from "../../../../src/shared/chats";
 import type { Usage, UsageTotals } from "../../../../src/shared/usage";
-import type { ApiClient, SseEvent } from "../api/client";
+import { ApiError, type ApiClient, type SseEvent } from "../api/client";
 
 type ChatWithMessages = Chat & { messages: Message[]; usage: UsageTotals };
-export type TurnError = { message: string; status?: number; retryable: boolean };
+/** A project points a provider at a server its stored key was not saved for (contract, section 5). */
+export type OriginMismatch = { providerId: string; requestOrigin: string; savedOrigins: string[] };
+export type TurnError = { message: string; status?: number; retryable: boolean; originMismatch?: OriginMismatch };
+
+function originMismatchOf(error: unknown): OriginMismatch | undefined {
+  if (!(error instanceof ApiError) || error.code !== "credential_origin_mismatch") return undefined;
+  const detail = error.issues?.[0] as Partial<OriginMismatch> | undefined;
+  return typeof detail?.providerId === "string" && typeof detail.requestOrigin === "string"
+    ? { providerId: detail.providerId, requestOrigin: detail.requestOrigin, savedOrigins: Array.isArray(detail.savedOrigins) ? detail.savedOrigins : [] }
+    : undefined;
+}
 
 export class ChatSession {
   chat = $state.raw<ChatWithMessages | undefined>();
@@ -69,7 +79,10 @@ export class ChatSession {
     try {
       await this.api.stream(method, path, body, (event) => this.onEvent(event), this.controller.signal);
     } catch (error) {
-      if (!this.controller.signal.aborted) this.error = { message: (error as Error).message, retryable: false };
+      if (!this.controller.signal.aborted) {
+        const originMismatch = originMismatchOf(error);
+        this.error = { message: (error as Error).message, retryable: originMismatch !== undefined, ...(originMismatch ? { originMismatch } : {}) };
+      }
     } finally {
       this.streaming = false;
       await this.load();
