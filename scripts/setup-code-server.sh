@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, under .cache/ (git-ignored), as
-# ../shared/testing/real-vscode.md describes: Node 24 with its headers, and code-server built
+# docs/real-vscode.md describes: Node 24 with its headers, and code-server built
 # against them. About 2 to 3 minutes and 600 MB the first time; a no-op afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,6 @@
 // Interprets one parsed chat-completions chunk (OpenAI shape, as the gateway streams it) into
 // the few things Parley cares about. Pure, so every odd chunk shape is unit-tested.
+import { errorBodyMessage, errorStatus } from "./upstream-error";
 
 export type UpstreamUsage = {
   prompt_tokens?: number;
@@ -26,7 +27,9 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 export function interpretChunk(chunk: unknown): ChunkPart[] {
   if (!isObject(chunk)) return [];
   const parts: ChunkPart[] = [];
-  if (isObject(chunk.error)) parts.push(errorPart(chunk.error));
+  // An error chunk: `{error:{message, code}}` (OpenRouter, LiteLLM), `{error:"…"}` (`transformers
+  // serve`), or older vLLM's top-level `{object:"error", message, code}`.
+  if (isObject(chunk.error) || (typeof chunk.error === "string" && chunk.error) || chunk.object === "error") parts.push(errorPart(chunk));
   const choice = Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
   const delta = choice && isObject(choice.delta) ? choice.delta : undefined;
   if (delta) {
@@ -59,9 +62,11 @@ export function interpretChunk(chunk: unknown): ChunkPart[] {
   return parts;
 }
 
-function errorPart(error: Json): ChunkPart {
-  const message = typeof error.message === "string" && error.message ? error.message : "the gateway reported an error";
-  const status = typeof error.code === "number" ? error.code : undefined;
-  const code = typeof error.code === "string" ? error.code : "upstream_error";
-  return status === undefined ? { type: "error", code, message } : { type: "error", code: "upstream_error", message, status };
+function errorPart(chunk: Json): ChunkPart {
+  const error = isObject(chunk.error) ? chunk.error : chunk;
+  const message = errorBodyMessage(chunk) ?? "the gateway reported an error";
+  const status = errorStatus(error);
+  // A named code (`invalid_api_key`) tells the UI more than a status would; a number is the status.
+  const code = typeof error.code === "string" && error.code && !/^\d+$/.test(error.code) ? error.code : "upstream_error";
+  return { type: "error", code, message, ...(status !== undefined ? { status } : {}) };
 }

@@ -28,7 +28,11 @@ import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
 import { ProjectScanner } from "../services/project-scan";
 import { Mentions } from "../services/mentions";
 import { ConnectionResolver } from "../services/connection-resolver";
+import { Credentials } from "../services/credentials";
+import { entryOrigin } from "../core/credential-binding";
+import { resolveLayers } from "../core/settings-merge";
 import { ModelCatalog } from "../services/model-catalog";
+import { followGatewayBaseUrl } from "../services/catalog-follower";
 import { ActiveTurns } from "../services/turn-broadcast";
 import { Dictation } from "../services/dictation";
 import { GatewayAccounts } from "../services/gateway-accounts";
@@ -76,6 +80,8 @@ export type Runtime = {
   scanner: ProjectScanner;
   mentions: Mentions;
   gatewayOAuth: GatewayOAuth;
+  /** One-time upgrades that must finish before the first request (run by `listen`). */
+  prepare(): Promise<void>;
   close(): void;
 };
 
@@ -88,12 +94,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const secrets = options.secrets ?? new FileSecretStore(options.home);
   const appStore = new AppSettingsStore(new AppKvRepo(db), (line) => options.log.warn(line));
   const projects = new ProjectRegistry(new ProjectsRepo(db), events);
+  const credentials = new Credentials(secrets);
+  const defaults = builtInDefaults({ gatewayBaseUrl: options.gatewayBaseUrl });
   const settings = new SettingsService({
     app: appStore,
     projectRows: new ProjectSettingsRepo(db),
-    secrets,
+    credentials,
     events,
-    defaults: builtInDefaults({ gatewayBaseUrl: options.gatewayBaseUrl }),
+    defaults,
     databaseFile,
   });
   // Quarantine damaged app settings at start, so the stderr line shows up when the user looks.
@@ -105,8 +113,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const recentModels = new RecentModelsRepo(db);
   const kv = new AppKvRepo(db);
   const accounts = new GatewayAccounts(secrets, kv, events);
-  const connections = new ConnectionResolver(secrets, accounts);
+  const connections = new ConnectionResolver(credentials, accounts);
   const catalog = new ModelCatalog(kv, options.log);
+  const catalogFollower = followGatewayBaseUrl({
+    subscribe: (listener) => events.subscribe(listener),
+    settings: () => settings.resolvedUnredacted(),
+    connection: (resolved) => connections.forProvider(resolved, "gateway", false),
+    catalog,
+    log: options.log,
+  });
   const transaction = <T>(work: () => T): T => db.transaction(work)();
   const toolCatalog = new ToolCatalog(new McpToolCacheRepo(db));
   const prompts = new PromptService({
@@ -161,6 +176,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     scanner,
     mentions: new Mentions({ scanner, settings, projectAgents, toolCatalog, chats, recentModels }),
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
-    close: () => db.close(),
+    prepare: async () => {
+      // Credentials stored before they were bound to origins: bind them to the origins in force now.
+      try {
+        await settings.bindLegacyCredentials();
+        const gatewayOrigin = entryOrigin(resolveLayers(defaults, settings.appLayer()), "providers", "gateway");
+        if (gatewayOrigin) await accounts.bindLegacy(gatewayOrigin);
+      } catch (error) {
+        // A damaged secret store fails the reads that need it, not the start.
+        options.log.warn(`stored credentials could not be bound to their origins: ${(error as Error).message}`);
+      }
+    },
+    close: () => {
+      catalogFollower.stop();
+      db.close();
+    },
   };
 }

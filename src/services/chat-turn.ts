@@ -4,14 +4,17 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { conflict, invalid } from "../core/app-error";
-import { isRetryableStatus, MAX_RETRIES, retryDelayMs } from "../core/retry-policy";
-import { estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
+import { messageStatusFor } from "../core/finish-reason";
+import { modelEntries, userPricing } from "../core/model-entries";
+import { isRetryableFailure, MAX_RETRIES, retryDelayMs } from "../core/retry-policy";
+import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
 import type { UpstreamUsage } from "../core/upstream-chunk";
 import type { JsonObject } from "../core/settings-merge";
 import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import { streamChatCompletion, type UpstreamMessage } from "../providers/gateway/chat-completions";
-import { StreamDroppedError, UpstreamError } from "../providers/gateway/http";
+import { connectionSecrets, StreamDroppedError, UpstreamError } from "../providers/gateway/http";
+import { withoutSecret } from "../core/upstream-error";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { MessagesRepo } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
@@ -62,7 +65,7 @@ type Outcome = {
   reasoning: string;
   usage?: UpstreamUsage;
   finishReason: string;
-  error?: { message: string; status?: number };
+  error?: { message: string; status?: number; retryable: boolean };
 };
 
 export class ChatTurns {
@@ -131,7 +134,8 @@ export class ChatTurns {
     const emit = (event: StreamEvent) => broadcast.emit(event);
     emit({ event: "turn.start", data: { turnId, messageId: assistant.id, model: resolved.modelId, ...(context.receipt ? { context: context.receipt } : {}) } });
 
-    this.warmCatalog(resolved);
+    // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
+    this.deps.catalog.warm("text", resolved.connection);
     const outcome = await this.stream(resolved, { model: resolved.modelId, messages, stream: true, ...context.requestExtras }, settings, signal, emit);
     if (outcome.error) {
       emit({
@@ -140,18 +144,21 @@ export class ChatTurns {
           code: "upstream_error",
           message: outcome.error.message,
           ...(outcome.error.status !== undefined ? { status: outcome.error.status } : {}),
-          retryable: outcome.error.status === undefined || isRetryableStatus(outcome.error.status),
+          retryable: outcome.error.retryable,
         },
       });
     }
-    const pricing = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined;
+    const pricing = effectivePricing(
+      userPricing(modelEntries(settings), resolved.modelId),
+      this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined,
+    );
     const usage = outcome.usage
-      ? normalizeUsage(outcome.usage, pricing)
+      ? normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`))
       : estimateUsage(messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n"), outcome.text, pricing);
     emit({ event: "usage", data: usage });
     this.deps.messages.update(assistant.id, {
       content: outcome.text,
-      status: outcome.finishReason === "cancelled" ? "cancelled" : outcome.error ? "error" : "complete",
+      status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
       usage,
       meta: {
         finishReason: outcome.finishReason,
@@ -174,7 +181,6 @@ export class ChatTurns {
     const chat = settings.chat as { autoRetryFailedSends?: boolean } | undefined;
     const autoRetry = chat?.autoRetryFailedSends !== false;
     let received = false;
-    let sawFinish = false;
     for (let attempt = 0; ; attempt++) {
       try {
         for await (const part of streamChatCompletion(resolved.connection, body, signal)) {
@@ -189,21 +195,25 @@ export class ChatTurns {
           } else if (part.type === "usage") {
             outcome.usage = part.usage;
           } else if (part.type === "finish") {
-            sawFinish = true;
             outcome.finishReason = part.reason;
           } else if (part.type === "error") {
             received = true;
-            outcome.error = { message: part.message, ...(part.status !== undefined ? { status: part.status } : {}) };
+            const message = withoutSecret(part.message, connectionSecrets(resolved.connection));
+            outcome.error = { message, ...(part.status !== undefined ? { status: part.status } : {}), retryable: isRetryableFailure(part.status, message) };
             outcome.finishReason = "error";
           }
         }
         return outcome;
       } catch (error) {
         if (signal.aborted) return { ...outcome, finishReason: "cancelled" };
-        if (error instanceof StreamDroppedError && sawFinish) return outcome;
         const status = error instanceof UpstreamError ? error.status : undefined;
-        const retryable = status === undefined ? !(error instanceof StreamDroppedError) : isRetryableStatus(status);
-        if (!received && retryable && autoRetry && attempt < MAX_RETRIES) {
+        const message =
+          error instanceof UpstreamError || error instanceof StreamDroppedError
+            ? error.message
+            : `cannot reach the gateway (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+        const retryable = isRetryableFailure(status, message);
+        // A stream cut before its first token may be sent again; one cut mid-answer is not resent.
+        if (!received && retryable && !(error instanceof StreamDroppedError) && autoRetry && attempt < MAX_RETRIES) {
           const delay = retryDelayMs(attempt, this.deps.retryBaseMs ?? 500, error instanceof UpstreamError ? error.retryAfter : undefined);
           try {
             await sleep(delay, undefined, { signal });
@@ -212,11 +222,7 @@ export class ChatTurns {
           }
           continue;
         }
-        const message =
-          error instanceof UpstreamError || error instanceof StreamDroppedError
-            ? error.message
-            : `cannot reach the gateway (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-        return { ...outcome, finishReason: "error", error: { message, ...(status !== undefined ? { status } : {}) } };
+        return { ...outcome, finishReason: "error", error: { message, ...(status !== undefined ? { status } : {}), retryable } };
       }
     }
   }
@@ -230,11 +236,5 @@ export class ChatTurns {
       else if (message.role === "assistant" && message.content) out.push({ role: "assistant", content: message.content });
     }
     return out;
-  }
-
-  /** Loads live prices for the cost estimate in the background; a turn never waits for them. */
-  private warmCatalog(resolved: ResolvedConnection): void {
-    if (this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)) return;
-    this.deps.catalog.refresh("text", resolved.connection).catch((error) => this.deps.log.warn(`model catalog: ${(error as Error).message}`));
   }
 }

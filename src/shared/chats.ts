@@ -53,7 +53,8 @@ export const patchChatBodySchema = z.strictObject({
 });
 export type PatchChatBody = z.infer<typeof patchChatBodySchema>;
 
-export const messageStatusSchema = z.enum(["complete", "streaming", "cancelled", "error", "interrupted"]);
+/** `truncated`: the model stopped at the token limit (`finish_reason: "length"`), not at its end. */
+export const messageStatusSchema = z.enum(["complete", "truncated", "streaming", "cancelled", "error", "interrupted"]);
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
 export const messageSchema = z.object({

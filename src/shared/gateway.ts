@@ -24,3 +24,7 @@ export const creditsSchema = z.object({
   note: z.string().optional(),
 });
 export type Credits = z.infer<typeof creditsSchema>;
+
+/** What GET /api/providers/gateway/credits answers: the numbers, or that this server keeps none. */
+export const creditsAnswerSchema = z.union([creditsSchema, z.object({ supported: z.literal(false) })]);
+export type CreditsAnswer = z.infer<typeof creditsAnswerSchema>;

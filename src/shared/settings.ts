@@ -26,6 +26,10 @@ export const modelEntrySchema = z.looseObject({
   label: z.string().optional(),
   headers: headersSchema.optional(),
   apiKey: z.string().optional(),
+  /** USD per token, set by the user for a server that reports no cost (self-hosted, proxies). */
+  pricing: z.strictObject({ prompt: z.number().nonnegative().max(1), completion: z.number().nonnegative().max(1) }).optional(),
+  /** `transcription` marks a speech-to-text model the server's list does not label as one. */
+  kind: z.enum(["chat", "transcription"]).optional(),
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
 

@@ -19,7 +19,10 @@ export const usageTotalsSchema = z.object({
   totalTokens: z.number(),
   cachedTokens: z.number(),
   reasoningTokens: z.number(),
-  cost: z.number(),
+  /** USD; null when any turn's cost is unknown (a self-hosted server without a price set). */
+  cost: z.number().nullable(),
+  /** Turns whose cost is unknown, so the UI can say how many. */
+  unknownCostTurns: z.number(),
   turns: z.number(),
 });
 export type UsageTotals = z.infer<typeof usageTotalsSchema>;
@@ -35,7 +38,9 @@ export const usageRowSchema = z.object({
   key: z.string(),
   promptTokens: z.number(),
   completionTokens: z.number(),
-  cost: z.number(),
+  /** null when any turn in the group had no known cost. */
+  cost: z.number().nullable(),
+  unknownCostTurns: z.number(),
   turns: z.number(),
 });
 export type UsageRow = z.infer<typeof usageRowSchema>;

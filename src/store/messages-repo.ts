@@ -98,7 +98,10 @@ export class MessagesRepo {
         `SELECT ${key} AS key,
            sum(json_extract(m.usage_json, '$.promptTokens')) AS promptTokens,
            sum(json_extract(m.usage_json, '$.completionTokens')) AS completionTokens,
-           coalesce(sum(json_extract(m.usage_json, '$.cost')), 0) AS cost,
+           -- An unknown cost keeps the group's cost unknown (null) rather than counting as 0.
+           CASE WHEN count(json_extract(m.usage_json, '$.cost')) = count(*)
+                THEN coalesce(sum(json_extract(m.usage_json, '$.cost')), 0) END AS cost,
+           count(*) - count(json_extract(m.usage_json, '$.cost')) AS unknownCostTurns,
            count(*) AS turns
          FROM messages m JOIN chats c ON c.id = m.chat_id
          WHERE ${where.join(" AND ")}

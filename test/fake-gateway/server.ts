@@ -3,17 +3,19 @@
 // usage and cost, `data: [DONE]`, error chunks with finish_reason "error", JSON errors with status,
 // the model catalog slices, credits and key info, transcription, and the PKCE sign-in endpoints.
 // Tests script its next answers; without a script it echoes, so people can try the UI with it.
+// `dialect` turns on the gaps of self-hosted OpenAI-style servers (see dialect.ts).
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import busboy from "busboy";
 import { TEXT_MODELS, TRANSCRIPTION_MODELS, type RawModel } from "./catalog";
+import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dialect";
 
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown };
 
 /** How the next chat completion answers. */
 export type Scenario =
-  | { kind: "status"; status: number; message?: string; retryAfter?: string }
+  | { kind: "status"; status: number; message?: string; retryAfter?: string; body?: ErrorBodyShape }
   | {
       kind: "reply";
       text?: string;
@@ -28,6 +30,13 @@ export type Scenario =
       /** After this many pieces, send an error chunk (finish_reason "error") and end. */
       errorAfter?: number;
       errorStatus?: number;
+      errorMessage?: string;
+      /** `object` (default): `{error:{code,message}}`; `string`: `{error:"…"}` as `transformers serve` sends. */
+      errorShape?: "object" | "string";
+      /** End the error chunk's stream without `data: [DONE]`, as LiteLLM's proxy does. */
+      errorWithoutDone?: boolean;
+      /** The last chunk's finish_reason (default "stop"); "length" is a cut at the token limit. */
+      finishReason?: string;
       /** After this many pieces, cut the connection without [DONE]. */
       dropAfter?: number;
       cachedTokens?: number;
@@ -55,6 +64,8 @@ export class FakeGateway {
   readonly issuedKeys: string[] = [];
   /** Makes /auth/keys fail: a status, or "malformed" JSON, or "nokey" (no `key` field). */
   authKeysFailure: number | "malformed" | "nokey" | undefined;
+  /** Self-hosted server gaps to imitate; the gateway's dialect when empty. */
+  dialect: Dialect = {};
   url = "";
 
   constructor() {
@@ -117,19 +128,23 @@ export class FakeGateway {
     if (route === "GET /api/v1/models") return this.models(url, res);
 
     const key = this.bearer(req);
-    if (!key || (this.validKeys && !this.validKeys.has(key))) {
-      return this.json(res, 401, { error: { code: 401, message: "No auth credentials found" } });
-    }
+    if (!key || (this.validKeys && !this.validKeys.has(key))) return this.error(res, 401, "No auth credentials found");
     if (route === "POST /api/v1/chat/completions") return this.chat(body as Record<string, unknown>, req, res);
+    if ((route === "GET /api/v1/credits" || route === "GET /api/v1/key") && this.dialect.noCredits) return this.error(res, 404, "Not Found");
     if (route === "GET /api/v1/credits") {
-      if (!this.managementKeys.has(key)) return this.json(res, 403, { error: { code: 403, message: "Only management keys can read credits" } });
+      if (!this.managementKeys.has(key)) return this.error(res, 403, "Only management keys can read credits");
       return this.json(res, 200, { data: { total_credits: 25, total_usage: 7.5 } });
     }
     if (route === "GET /api/v1/key") {
       return this.json(res, 200, { data: { label: `${key.slice(0, 12)}...`, usage: 1.25, limit: 10, limit_remaining: 8.75, is_free_tier: false } });
     }
     if (route === "POST /api/v1/audio/transcriptions") return this.transcribe(body as MultipartBody, res);
-    this.json(res, 404, { error: { code: 404, message: `Not found: ${route}` } });
+    this.error(res, 404, `Not found: ${route}`);
+  }
+
+  /** An error body in the dialect's shape (or the one given). */
+  private error(res: http.ServerResponse, status: number, message: string, shape?: ErrorBodyShape): void {
+    writeError(res, status, message, shape ?? this.dialect.errorBody);
   }
 
   private bearer(req: http.IncomingMessage): string | undefined {
@@ -138,6 +153,10 @@ export class FakeGateway {
   }
 
   private models(url: URL, res: http.ServerResponse): void {
+    if (this.dialect.bareModels) {
+      // Self-hosted servers ignore the filter and list every model they serve, ids only.
+      return this.json(res, 200, { object: "list", data: [...TEXT_MODELS, ...TRANSCRIPTION_MODELS].map((m) => bareModel(m.id)) });
+    }
     const slice = url.searchParams.get("output_modalities");
     const data = slice === "transcription" ? TRANSCRIPTION_MODELS : TEXT_MODELS;
     this.json(res, 200, { data });
@@ -145,14 +164,14 @@ export class FakeGateway {
 
   private async chat(body: Record<string, unknown>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const model = TEXT_MODELS.find((m) => m.id === body.model);
-    if (!model) return this.json(res, 400, { error: { code: 400, message: `${String(body.model)} is not a valid model ID` } });
+    if (!model) return this.error(res, 400, `${String(body.model)} is not a valid model ID`);
     const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
     if (body.stream !== true) return this.nonStreaming(model, messages, res);
 
     const scenario = this.queue.shift() ?? this.defaultScenario(model, messages);
     if (scenario.kind === "status") {
       if (scenario.retryAfter) res.setHeader("retry-after", scenario.retryAfter);
-      return this.json(res, scenario.status, { error: { code: scenario.status, message: scenario.message ?? `fake failure ${scenario.status}` } });
+      return this.error(res, scenario.status, scenario.message ?? `fake failure ${scenario.status}`, scenario.body);
     }
 
     let finished = false;
@@ -201,8 +220,10 @@ export class FakeGateway {
         return;
       }
       if (scenario.errorAfter === i) {
-        res.write(chunk({ content: "" }, "error", { error: { code: scenario.errorStatus ?? 502, message: "Provider disconnected unexpectedly" } }));
-        res.write("data: [DONE]\n\n");
+        const message = scenario.errorMessage ?? "Provider disconnected unexpectedly";
+        if (scenario.errorShape === "string") res.write(`data: ${JSON.stringify({ error: message })}\n\n`);
+        else res.write(chunk({ content: "" }, "error", { error: { code: scenario.errorStatus ?? 502, message } }));
+        if (!scenario.errorWithoutDone && !this.dialect.noDone) res.write("data: [DONE]\n\n");
         finished = true;
         res.end();
         return;
@@ -214,8 +235,9 @@ export class FakeGateway {
       }
     }
     if (!alive()) return;
-    res.write(chunk({}, "stop"));
-    if (!scenario.noUsage) {
+    res.write(chunk({}, scenario.finishReason ?? "stop"));
+    const asked = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    if (!scenario.noUsage && (asked || !this.dialect.usageOnlyWhenAsked)) {
       const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
       const completionTokens = pieces.length + (scenario.reasoningTokens ?? 0);
       const cost = promptTokens * Number(model.pricing.prompt) + completionTokens * Number(model.pricing.completion);
@@ -225,11 +247,11 @@ export class FakeGateway {
         total_tokens: promptTokens + completionTokens,
         prompt_tokens_details: { cached_tokens: scenario.cachedTokens ?? 0, cache_write_tokens: 0, audio_tokens: 0 },
         completion_tokens_details: { reasoning_tokens: scenario.reasoningTokens ?? 0 },
-        ...(scenario.cost === false ? {} : { cost, cost_details: { upstream_inference_cost: null } }),
+        ...(scenario.cost === false || this.dialect.noCost ? {} : { cost, cost_details: { upstream_inference_cost: null } }),
       };
       res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`);
     }
-    res.write("data: [DONE]\n\n");
+    if (!this.dialect.noDone) res.write("data: [DONE]\n\n");
     finished = true;
     res.end();
   }
@@ -244,6 +266,7 @@ export class FakeGateway {
     if (model.id === "fake/fast") return { kind: "reply", pieces: numberedPieces(20) };
     if (model.id === "fake/burst") return { kind: "reply", pieces: numberedPieces(2000) };
     if (model.id === "fake/reasoner") return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
+    if (model.id === "fake/short") return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
   }
 
@@ -255,7 +278,7 @@ export class FakeGateway {
         ? `heard ${Buffer.from(audio.data, "base64").length} bytes of ${audio.format} audio`
         : null
       : `You said: ${String(messages.at(-1)?.content ?? "")}`;
-    if (content === null) return this.json(res, 400, { error: { code: 400, message: `${model.id} does not take audio input` } });
+    if (content === null) return this.error(res, 400, `${model.id} does not take audio input`);
     this.json(res, 200, {
       id: `gen-${randomBytes(6).toString("hex")}`,
       object: "chat.completion",
@@ -267,10 +290,8 @@ export class FakeGateway {
 
   private transcribe(body: MultipartBody, res: http.ServerResponse): void {
     const model = body.fields.model;
-    if (!TRANSCRIPTION_MODELS.some((m) => m.id === model)) {
-      return this.json(res, 400, { error: { code: 400, message: `Model ${model} does not exist` } });
-    }
-    if (!body.file) return this.json(res, 400, { error: { code: 400, message: "file is required" } });
+    if (!TRANSCRIPTION_MODELS.some((m) => m.id === model)) return this.error(res, 400, `Model ${model} does not exist`);
+    if (!body.file) return this.error(res, 400, "file is required");
     this.json(res, 200, { text: `transcript of ${body.file.bytes.length} bytes of ${body.file.mimeType}` });
   }
 

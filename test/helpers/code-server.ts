@@ -1,6 +1,6 @@
 // A real VS Code: code-server (installed under .cache/ by scripts/setup-code-server.sh) with the
 // packaged Parley vsix, a temporary user and workspace, and a fake gateway. See
-// ../shared/testing/real-vscode.md for why code-server rather than @vscode/test-electron here.
+// docs/real-vscode.md for why code-server rather than @vscode/test-electron here.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";

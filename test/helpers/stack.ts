@@ -30,15 +30,17 @@ export type Stack = {
   stop(): Promise<void>;
 };
 
-export async function startStack(): Promise<Stack> {
+/** `gatewayBaseUrl` points Parley at another server (a self-hosted one) instead of the fake. */
+export async function startStack(options: { gatewayBaseUrl?: string } = {}): Promise<Stack> {
   if (!fs.existsSync(CLI)) throw new Error("dist/cli.cjs is missing: run `npm run build` (npm test does it)");
   const root = makeTempDir();
   const projectDir = path.join(root, "my-project");
   fs.mkdirSync(projectDir);
   fs.writeFileSync(path.join(projectDir, "README.md"), "# My project\n");
-  const gateway = await start(["--import", "tsx", "test/fake-gateway/main.ts"], {});
+  // A free port: the fake's fixed default is for people trying Parley by hand.
+  const gateway = await start(["--import", "tsx", "test/fake-gateway/main.ts"], { PORT: "0" });
   const parley = await start([CLI, "serve", "--port", "0", "--home", path.join(root, "home"), "--project", projectDir], {
-    APP_GATEWAY_BASE_URL: gateway.line.baseUrl,
+    APP_GATEWAY_BASE_URL: options.gatewayBaseUrl ?? gateway.line.baseUrl,
     APP_GATEWAY_AUTH_URL: gateway.line.authUrl,
   });
   const { url, token } = parley.line as { url: string; token: string };

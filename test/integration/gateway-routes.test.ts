@@ -93,8 +93,10 @@ describe("dictation", () => {
     assert.equal((await upload({ modelId: "openai/whisper-1" })).status, 400);
     assert.equal((await upload({ modelId: "anthropic/claude-sonnet-4" }, wav)).status, 400);
     assert.equal((await upload({}, wav)).status, 400);
+    // JSON where the route takes files: the contract's 415.
     const notMultipart = await f.s.api("POST", "/api/dictation/transcribe", { audio: "x" });
-    assert.equal(notMultipart.status, 400);
+    assert.equal(notMultipart.status, 415);
+    assert.equal((await notMultipart.json()).error.code, "unsupported_media_type");
   });
 });
 

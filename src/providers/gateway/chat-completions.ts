@@ -2,7 +2,7 @@
 // eventsource-parser, each `data:` chunk interpreted by core/upstream-chunk.
 import { createParser } from "eventsource-parser";
 import { interpretChunk, type ChunkPart } from "../../core/upstream-chunk";
-import { gatewayRequest, StreamDroppedError, UpstreamError, upstreamMessage, type GatewayConnection } from "./http";
+import { gatewayRequest, StreamDroppedError, upstreamFailure, type GatewayConnection } from "./http";
 
 export type UpstreamMessage = { role: "system" | "user" | "assistant" | "tool"; content: unknown; [key: string]: unknown };
 
@@ -13,9 +13,13 @@ export type ChatCompletionBody = {
   [key: string]: unknown;
 };
 
+const asObject = (value: unknown): object => (typeof value === "object" && value !== null && !Array.isArray(value) ? value : {});
+
 /**
  * Yields the interpreted parts of every chunk until `[DONE]`. Throws UpstreamError for a non-200
- * answer, StreamDroppedError when the body ends without `[DONE]`, and the abort reason on abort.
+ * answer, StreamDroppedError when the body ends before the server said it was done, and the abort
+ * reason on abort. Usage is always asked for: OpenAI-style servers (vLLM, Ollama, LiteLLM) send
+ * none without `stream_options.include_usage`, and the gateway ignores it.
  */
 export async function* streamChatCompletion(
   connection: GatewayConnection,
@@ -25,17 +29,20 @@ export async function* streamChatCompletion(
   const response = await gatewayRequest(connection, "/chat/completions", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ ...body, stream_options: { ...asObject(body.stream_options), include_usage: true } }),
     signal,
   });
   if (response.statusCode !== 200) {
     const text = await response.body.text().catch(() => "");
     const retryAfter = response.headers["retry-after"];
-    throw new UpstreamError(response.statusCode, upstreamMessage(response.statusCode, text), Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    throw upstreamFailure(connection, "/chat/completions", response.statusCode, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
   }
 
   const pending: ChunkPart[] = [];
   let done = false;
+  // An error chunk or a finish_reason also ends a turn: LiteLLM's proxy and `transformers serve`
+  // close a failed stream right after the error chunk, without `[DONE]`.
+  let concluded = false;
   const parser = createParser({
     onEvent(event) {
       if (done) return;
@@ -44,7 +51,9 @@ export async function* streamChatCompletion(
         return;
       }
       try {
-        pending.push(...interpretChunk(JSON.parse(event.data)));
+        const parts = interpretChunk(JSON.parse(event.data));
+        if (parts.some((p) => p.type === "error" || p.type === "finish")) concluded = true;
+        pending.push(...parts);
       } catch {
         // A chunk that is not JSON carries nothing we can show; the stream goes on.
       }
@@ -71,5 +80,5 @@ export async function* streamChatCompletion(
   }
   parser.feed(decoder.decode());
   while (pending.length > 0) yield pending.shift()!;
-  if (!done) throw new StreamDroppedError();
+  if (!done && !concluded) throw new StreamDroppedError();
 }

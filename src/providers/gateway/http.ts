@@ -1,6 +1,10 @@
 // One shared keep-alive connection pool for every request to the gateway, and the error type
 // for an upstream HTTP failure.
 import { Agent, request, type Dispatcher } from "undici";
+import { isCredentialHeader } from "../../core/settings-secrets";
+import { missingVersionHint, upstreamMessage, withoutSecret } from "../../core/upstream-error";
+
+export { upstreamMessage };
 
 let dispatcher: Agent | undefined;
 
@@ -53,23 +57,36 @@ export async function gatewayRequest(connection: GatewayConnection, path: string
   });
 }
 
-/** The `{error:{message}}` text of a gateway error body, or a short fallback; never the whole body. */
-export function upstreamMessage(status: number, text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof parsed.error === "object" ? parsed.error?.message : (parsed.error ?? parsed.message);
-    if (typeof message === "string" && message) return message.slice(0, 500);
-  } catch {
-    // not JSON
+/**
+ * Every credential a connection sends (the Bearer key, and the values of credential headers such as
+ * `x-api-key`), so that upstream messages quoting one can be scrubbed.
+ */
+export function connectionSecrets(connection: GatewayConnection): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(connection.headers)) {
+    if (!isCredentialHeader(name)) continue;
+    secrets.push(value);
+    const bearer = /^Bearer\s+(.+)$/i.exec(value);
+    if (bearer) secrets.push(bearer[1]!);
   }
-  return `the gateway answered ${status}`;
+  return secrets;
+}
+
+/**
+ * The error for a failed answer to `path`, in the server's own words. A 404 from a base URL that
+ * has no `/v1` also says where the routes probably are.
+ */
+export function upstreamFailure(connection: GatewayConnection, path: string, status: number, text: string, retryAfter?: string): UpstreamError {
+  const message = withoutSecret(upstreamMessage(status, text), connectionSecrets(connection));
+  const hint = status === 404 ? missingVersionHint(connection.baseUrl, path) : undefined;
+  return new UpstreamError(status, hint ? `${hint} (the server said: ${message})` : message, retryAfter);
 }
 
 export async function readJson(connection: GatewayConnection, path: string, signal?: AbortSignal): Promise<unknown> {
   const response = await gatewayRequest(connection, path, { signal });
   const text = await response.body.text();
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new UpstreamError(response.statusCode, upstreamMessage(response.statusCode, text));
+    throw upstreamFailure(connection, path, response.statusCode, text);
   }
   try {
     return JSON.parse(text);

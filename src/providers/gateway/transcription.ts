@@ -2,7 +2,7 @@
 // {base}/audio/transcriptions; audio-input chat models take an inline `input_audio` part at
 // {base}/chat/completions (the transcription endpoint answers 400 "model does not exist" for them).
 import { FormData } from "undici";
-import { gatewayRequest, UpstreamError, upstreamMessage, type GatewayConnection } from "./http";
+import { gatewayRequest, UpstreamError, upstreamFailure, type GatewayConnection } from "./http";
 
 export type Audio = { bytes: Buffer; mimeType: string; fileName: string };
 
@@ -16,9 +16,9 @@ export function audioFormat(audio: Pick<Audio, "mimeType" | "fileName">): string
   return ["wav", "mp3", "webm", "ogg", "flac", "m4a", "aac"].includes(candidate) ? candidate : (fromName ?? "wav");
 }
 
-async function okJson(response: Awaited<ReturnType<typeof gatewayRequest>>): Promise<Record<string, unknown>> {
+async function okJson(connection: GatewayConnection, path: string, response: Awaited<ReturnType<typeof gatewayRequest>>): Promise<Record<string, unknown>> {
   const text = await response.body.text();
-  if (response.statusCode < 200 || response.statusCode >= 300) throw new UpstreamError(response.statusCode, upstreamMessage(response.statusCode, text));
+  if (response.statusCode < 200 || response.statusCode >= 300) throw upstreamFailure(connection, path, response.statusCode, text);
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
@@ -30,7 +30,7 @@ export async function transcribeMultipart(connection: GatewayConnection, model: 
   const form = new FormData();
   form.set("model", model);
   form.set("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mimeType }), audio.fileName);
-  const body = await okJson(await gatewayRequest(connection, "/audio/transcriptions", { method: "POST", body: form }));
+  const body = await okJson(connection, "/audio/transcriptions", await gatewayRequest(connection, "/audio/transcriptions", { method: "POST", body: form }));
   if (typeof body.text !== "string") throw new UpstreamError(502, "the gateway's transcription had no text");
   return body.text;
 }
@@ -50,6 +50,8 @@ export async function transcribeWithChat(connection: GatewayConnection, model: s
     ],
   };
   const body = await okJson(
+    connection,
+    "/chat/completions",
     await gatewayRequest(connection, "/chat/completions", {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { addToTotals, emptyTotals, estimateCost, estimateUsage, normalizeUsage } from "../../../src/core/usage";
+import { addToTotals, effectivePricing, emptyTotals, estimateCost, estimateUsage, normalizeUsage } from "../../../src/core/usage";
 
 const pricing = { prompt: 0.000003, completion: 0.000015, input_cache_read: 0.0000003 };
 
@@ -37,9 +37,24 @@ describe("usage accounting", () => {
     assert.equal(usage.costSource, "estimate");
   });
 
-  it("adds turns into totals, counting an unknown cost as 0", () => {
+  it("adds turns into totals, keeping the total cost unknown once any turn's cost is unknown", () => {
     const a = normalizeUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.1 }, undefined);
     const b = normalizeUsage({ prompt_tokens: 3, completion_tokens: 4 }, undefined);
-    assert.deepEqual(addToTotals(addToTotals(emptyTotals(), a), b), { promptTokens: 4, completionTokens: 6, totalTokens: 10, cachedTokens: 0, reasoningTokens: 0, cost: 0.1, turns: 2 });
+    const known = addToTotals(emptyTotals(), a);
+    assert.deepEqual(known, { promptTokens: 1, completionTokens: 2, totalTokens: 3, cachedTokens: 0, reasoningTokens: 0, cost: 0.1, unknownCostTurns: 0, turns: 1 });
+    assert.deepEqual(addToTotals(known, b), { promptTokens: 4, completionTokens: 6, totalTokens: 10, cachedTokens: 0, reasoningTokens: 0, cost: null, unknownCostTurns: 1, turns: 2 });
+    assert.equal(addToTotals(addToTotals(emptyTotals(), b), a).cost, null, "in either order");
+    assert.equal(emptyTotals().cost, 0, "no turns cost nothing");
+  });
+
+  it("estimates with the user's price for a model before the catalog's, and only a complete one", () => {
+    const user = { prompt: 0.000001, completion: 0.000002 };
+    assert.equal(effectivePricing(user, pricing), user);
+    assert.equal(effectivePricing(undefined, pricing), pricing);
+    assert.equal(effectivePricing({ prompt: 1 }, pricing), pricing);
+    assert.equal(effectivePricing(undefined, undefined), undefined);
+    const usage = estimateUsage("12345678", "1234", effectivePricing(user, undefined));
+    assert.ok(Math.abs(usage.cost! - (2 * 0.000001 + 1 * 0.000002)) < 1e-15);
+    assert.equal(usage.costSource, "estimate");
   });
 });

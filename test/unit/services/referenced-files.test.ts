@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { checkRelativePath, fileMessageText } from "../../../src/services/referenced-files";
-import { transcriptionRoute } from "../../../src/services/dictation";
 import { audioFormat } from "../../../src/providers/gateway/transcription";
 
 describe("referenced path checks", () => {
@@ -21,17 +20,7 @@ describe("referenced path checks", () => {
   });
 });
 
-describe("dictation routing", () => {
-  const model = (id: string, input: string[]) => ({ id, label: id, contextLength: null, pricing: {}, inputModalities: input, outputModalities: ["text"] });
-  it("routes by catalog slice and audio input", () => {
-    const transcription = [model("openai/whisper-1", ["audio"])];
-    const text = [model("google/gemini", ["text", "audio"]), model("a/text-only", ["text"])];
-    assert.equal(transcriptionRoute("openai/whisper-1", transcription, text), "transcriptions");
-    assert.equal(transcriptionRoute("google/gemini", transcription, text), "chat");
-    assert.equal(transcriptionRoute("a/text-only", transcription, text), undefined);
-    assert.equal(transcriptionRoute("nope", transcription, text), undefined);
-  });
-
+describe("dictation audio", () => {
   it("names the audio format from the type, then the file name", () => {
     assert.equal(audioFormat({ mimeType: "audio/mpeg", fileName: "x" }), "mp3");
     assert.equal(audioFormat({ mimeType: "audio/webm;codecs=opus", fileName: "x" }), "webm");

@@ -1,18 +1,33 @@
 // Numbers as people read them in the UI.
-import type { Usage } from "../../../src/shared/usage";
+import type { Usage, UsageTotals } from "../../../src/shared/usage";
+import type { TokenPricing } from "./pricing";
 
 export function formatCost(cost: number | null | undefined): string {
   if (cost === null || cost === undefined) return "cost unknown";
   if (cost === 0) return "$0";
+  // A local model's few tokens can cost less than the smallest figure shown: never show it as $0.
+  if (cost < 0.00001) return "< $0.00001";
   return cost < 0.01 ? `$${cost.toFixed(5)}` : `$${cost.toFixed(3)}`;
 }
 
 export function formatUsage(usage: Usage): string {
-  const source = usage.costSource === "estimate" ? " (estimated)" : "";
+  const source = usage.costSource === "estimate" && usage.cost !== null ? " (estimated)" : "";
   return `${usage.promptTokens.toLocaleString()} in · ${usage.completionTokens.toLocaleString()} out · ${formatCost(usage.cost)}${source}`;
+}
+
+/** A chat's total cost; unknown as soon as one turn's cost is, saying for how many turns. */
+export function formatTotalCost(totals: Pick<UsageTotals, "cost" | "unknownCostTurns" | "turns">): string {
+  if (totals.cost !== null) return formatCost(totals.cost);
+  const unknown = totals.unknownCostTurns ?? totals.turns;
+  return unknown >= totals.turns ? "cost unknown" : `cost unknown (${unknown} of ${totals.turns} turns)`;
 }
 
 /** Price per million tokens from a USD-per-token price. */
 export function perMillion(price: number | undefined): string {
   return price === undefined ? "?" : `$${(price * 1_000_000).toFixed(2)}`;
+}
+
+/** "$0.15 / $0.60 per 1M", or nothing when the price is not known: a price is never invented. */
+export function priceLabel(pricing: TokenPricing | undefined): string {
+  return pricing ? `${perMillion(pricing.prompt)} / ${perMillion(pricing.completion)} per 1M` : "";
 }

@@ -1,0 +1,128 @@
+// The web UI in a real Chromium against `parley serve` pointed at a real self-hosted server
+// (@dwmkerr/mock-llm): no balance, prices the user sets, model ids the list does not show, and
+// unknown costs; then a cut-off answer from the fake gateway.
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import { startMockLlm, type MockLlm } from "../helpers/mock-llm";
+import { startStack, type Stack } from "../helpers/stack";
+
+const MODEL = "qwen2.5-0.5b-instruct";
+
+describe("web UI against a self-hosted server", function () {
+  this.timeout(120_000);
+  let mock: MockLlm;
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+
+  before(async function () {
+    if (!chromiumAvailable()) {
+      console.warn("    Chromium is not installed (apt-get install -y chromium): browser tests skipped");
+      this.skip();
+    }
+    mock = await startMockLlm();
+    stack = await startStack({ gatewayBaseUrl: mock.baseUrl });
+    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-local-e2e" }] });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 900, height: 1000 } })).newPage();
+    await page.goto(`${stack.url}/?token=${stack.token}`);
+    await page.getByRole("heading", { name: "Chats" }).waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await mock?.stop();
+  });
+
+  it("hides the balance and saves a price per million tokens for a model", async () => {
+    const credits = page.waitForResponse((r) => r.url().endsWith("/api/providers/gateway/credits"));
+    await page.goto(`${stack.url}/#/settings/providers`);
+    assert.deepEqual(await (await credits).json(), { supported: false });
+    await page.getByRole("heading", { name: "Model prices and kinds" }).waitFor();
+    assert.equal(await page.locator(".balance").count(), 0, "no balance where the server keeps none");
+    await page.locator("#price-model input").fill(MODEL);
+    await page.locator("#price-prompt input").fill("100");
+    await page.locator("#price-completion input").fill("400");
+    await page.getByRole("button", { name: "Save model" }).click();
+    await page.getByRole("list", { name: "Models with a price or kind" }).getByText("$100.00 / $400.00 per 1M").waitFor();
+    await screenshot(page, "10-self-hosted-prices");
+    const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
+    assert.deepEqual(settings.models.find((m: { id: string }) => m.id === MODEL).pricing, { prompt: 0.0001, completion: 0.0004 });
+  });
+
+  it("refuses a price that is not a number, saying why", async () => {
+    await page.locator("#price-model input").fill("other");
+    await page.locator("#price-prompt input").fill("cheap");
+    await page.locator("#price-completion input").fill("1");
+    await page.getByText("Prices are dollars per million tokens").waitFor();
+    assert.equal(await page.locator("vscode-button", { hasText: "Save model" }).evaluate((el) => (el as HTMLButtonElement).disabled), true);
+    await page.locator("#price-model input").fill("");
+    await page.locator("#price-prompt input").fill("");
+    await page.locator("#price-completion input").fill("");
+  });
+
+  it("chats with a priced model and with an id the list does not show, whose cost stays unknown", async () => {
+    await page.goto(`${stack.url}/#/`);
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.getByLabel("Model", { exact: true }).selectOption(MODEL);
+    assert.match((await page.getByLabel("Model", { exact: true }).locator(`option[value="${MODEL}"]`).textContent())!, /\$100\.00 \/ \$400\.00 per 1M/);
+    assert.doesNotMatch((await page.getByLabel("Model", { exact: true }).locator('option[value="whisper-tiny"]').textContent())!, /\$|\?/, "no invented price");
+    await page.getByLabel("Message").fill("hello");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant", { hasText: "You said: hello" }).waitFor();
+    await page.locator(".message.assistant .usage").first().waitFor();
+    assert.match((await page.locator(".message.assistant .usage").first().textContent())!, /out · \$[\d.]+ \(estimated\)/);
+
+    await page.getByLabel("Model", { exact: true }).selectOption({ label: "Other model id…" });
+    await page.locator("#other-model-id input").fill(`${MODEL}@main`);
+    await page.getByRole("button", { name: "Use" }).click();
+    await page.getByLabel("Message").fill("again");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant", { hasText: "You said: again" }).waitFor();
+    await page.locator(".message.assistant .usage").nth(1).waitFor();
+    assert.match((await page.locator(".message.assistant .usage").nth(1).textContent())!, /cost unknown$/);
+    await page.locator(".totals", { hasText: "cost unknown (1 of 2 turns)" }).waitFor();
+    await screenshot(page, "11-self-hosted-chat");
+  });
+
+  it("shows the server's words when the model does not exist", async () => {
+    await page.getByLabel("Model", { exact: true }).selectOption({ label: "Other model id…" });
+    await page.locator("#other-model-id input").fill("no-such-model");
+    await page.getByRole("button", { name: "Use" }).click();
+    await page.getByLabel("Message").fill("anyone there");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".turn-error", { hasText: "404: The model `no-such-model` does not exist." }).waitFor();
+  });
+});
+
+describe("web UI: an answer cut off at the token limit", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let browser: Browser;
+
+  before(async function () {
+    if (!chromiumAvailable()) this.skip();
+    stack = await startStack();
+    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it("says so under the answer instead of showing it as complete", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.url}/?token=${stack.token}`);
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.getByLabel("Model", { exact: true }).selectOption("fake/short");
+    await page.getByLabel("Message").fill("tell me everything");
+    await page.getByLabel("Message").press("Enter");
+    const answer = page.locator(".message.assistant[data-status='truncated']");
+    await answer.waitFor();
+    assert.match((await answer.textContent())!, /ran out of[\s\S]*Cut off at the token limit\./);
+  });
+});
