@@ -1,30 +1,22 @@
 // The web UI in a real Chromium against `parley serve` and the fake gateway.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
-import { startStack, type Stack } from "../helpers/stack";
+import type { Page } from "playwright-core";
+import { screenshot } from "../helpers/browser";
+import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import type { Stack } from "../helpers/stack";
 
 describe("web UI in Chromium", function () {
   this.timeout(120_000);
+  let ui: BrowserStack | undefined;
   let stack: Stack;
-  let browser: Browser;
   let page: Page;
 
   before(async function () {
-    if (!chromiumAvailable()) {
-      console.warn("    Chromium is not installed (apt-get install -y chromium): browser tests skipped");
-      this.skip();
-    }
-    stack = await startStack();
-    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 900, height: 900 } })).newPage();
+    ui = await startBrowserStack(this);
+    ({ stack, page } = ui);
   });
 
-  after(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  after(() => ui?.stop());
 
   it("logs in by the token link, and the address bar keeps no token", async () => {
     await page.goto(`${stack.url}/?token=${stack.token}`);

@@ -2,37 +2,31 @@
 // (@dwmkerr/mock-llm): no balance, prices the user sets, model ids the list does not show, and
 // unknown costs; then a cut-off answer from the fake gateway.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { screenshot } from "../helpers/browser";
+import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm";
-import { startStack, type Stack } from "../helpers/stack";
+import type { Stack } from "../helpers/stack";
 
 const MODEL = "qwen2.5-0.5b-instruct";
 
 describe("web UI against a self-hosted server", function () {
   this.timeout(120_000);
-  let mock: MockLlm;
+  let mock: MockLlm | undefined;
+  let ui: BrowserStack | undefined;
   let stack: Stack;
-  let browser: Browser;
   let page: Page;
 
   before(async function () {
-    if (!chromiumAvailable()) {
-      console.warn("    Chromium is not installed (apt-get install -y chromium): browser tests skipped");
-      this.skip();
-    }
     mock = await startMockLlm();
-    stack = await startStack({ gatewayBaseUrl: mock.baseUrl });
-    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-local-e2e" }] });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 900, height: 1000 } })).newPage();
+    ui = await startBrowserStack(this, { gatewayBaseUrl: mock.baseUrl, apiKey: "sk-local-e2e", viewport: { width: 900, height: 1000 } });
+    ({ stack, page } = ui);
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("heading", { name: "Chats" }).waitFor();
   });
 
   after(async () => {
-    await browser?.close();
-    await stack?.stop();
+    await ui?.stop();
     await mock?.stop();
   });
 
@@ -99,23 +93,16 @@ describe("web UI against a self-hosted server", function () {
 
 describe("web UI: an answer cut off at the token limit", function () {
   this.timeout(120_000);
-  let stack: Stack;
-  let browser: Browser;
+  let ui: BrowserStack | undefined;
 
   before(async function () {
-    if (!chromiumAvailable()) this.skip();
-    stack = await startStack();
-    await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });
-    browser = await launchChromium();
+    ui = await startBrowserStack(this);
   });
 
-  after(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  after(() => ui?.stop());
 
   it("says so under the answer instead of showing it as complete", async () => {
-    const page = await browser.newPage();
+    const { stack, page } = ui!;
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("button", { name: "New chat" }).click();
     await page.getByLabel("Model", { exact: true }).selectOption("fake/short");

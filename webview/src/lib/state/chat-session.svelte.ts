@@ -27,7 +27,7 @@ export class ChatSession {
   turnUsage = $state.raw<Usage | undefined>();
   error = $state.raw<TurnError | undefined>();
   private controller: AbortController | undefined;
-  private lastSent: { content: string; referencedPaths?: string[] } | undefined;
+  private lastSent: { content: string; modelId?: string; referencedPaths?: string[] } | undefined;
 
   constructor(
     private readonly api: ApiClient,
@@ -48,12 +48,13 @@ export class ChatSession {
 
   async send(content: string, modelId?: string, referencedPaths?: string[]): Promise<void> {
     if (this.streaming || !content.trim()) return;
-    this.lastSent = { content, referencedPaths };
+    // The model goes with it: a send refused before the turn began never saved it on the chat.
+    this.lastSent = { content, modelId, referencedPaths };
     await this.run("POST", `/api/chats/${this.chatId}/messages/stream`, { content, ...(modelId ? { modelId } : {}), ...(referencedPaths?.length ? { referencedPaths } : {}) }, content);
   }
 
   async retry(): Promise<void> {
-    if (this.lastSent) await this.send(this.lastSent.content, undefined, this.lastSent.referencedPaths);
+    if (this.lastSent) await this.send(this.lastSent.content, this.lastSent.modelId, this.lastSent.referencedPaths);
   }
 
   async stop(): Promise<void> {
