@@ -27,7 +27,8 @@ export function parseBoundSecretName(name: string): { slot: string; origin: stri
   return originOf(origin) === origin ? { slot: name.slice(0, at), origin } : undefined;
 }
 
-function entriesOf(settings: JsonObject, kind: "providers" | "models"): JsonObject[] {
+/** The object entries of a settings `providers` or `models` list (anything else in it is skipped). */
+export function entriesOf(settings: JsonObject, kind: "providers" | "models"): JsonObject[] {
   const list = Object.hasOwn(settings, kind) ? settings[kind] : undefined;
   return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }
@@ -37,9 +38,14 @@ export function providerEntry(settings: JsonObject, id: string): JsonObject | un
   return entriesOf(settings, "providers").find((entry) => entry.id === id);
 }
 
+/** The model entry with `id` in resolved settings. */
+export function modelEntry(settings: JsonObject, id: string): JsonObject | undefined {
+  return entriesOf(settings, "models").find((entry) => entry.id === id);
+}
+
 /** The provider a model entry talks to (`gateway` unless it names another). */
 export function modelProviderId(settings: JsonObject, modelId: string): string {
-  const model = entriesOf(settings, "models").find((entry) => entry.id === modelId);
+  const model = modelEntry(settings, modelId);
   return typeof model?.provider === "string" ? model.provider : "gateway";
 }
 

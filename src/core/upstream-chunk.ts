@@ -1,5 +1,6 @@
 // Interprets one parsed chat-completions chunk (OpenAI shape, as the gateway streams it) into
 // the few things Parley cares about. Pure, so every odd chunk shape is unit-tested.
+import { isPlainObject as isObject } from "./settings-merge";
 import { errorBodyMessage, errorStatus } from "./upstream-error";
 
 export type UpstreamUsage = {
@@ -22,7 +23,6 @@ export type ChunkPart =
   | { type: "error"; code: string; message: string; status?: number };
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function interpretChunk(chunk: unknown): ChunkPart[] {
   if (!isObject(chunk)) return [];

@@ -3,8 +3,9 @@
 // `{message}`, Ollama and `transformers serve` `{error:"…"}`, FastAPI-based proxies `{detail}`, and
 // some servers plain text or an HTML error page. Pure, so every shape is unit-tested.
 
+import { isPlainObject as isObject } from "./settings-merge";
+
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const MAX_UPSTREAM_MESSAGE = 500;
 

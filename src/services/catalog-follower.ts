@@ -2,7 +2,8 @@
 // picker, the prices and the transcription slice show the new server's models at once instead of
 // the previous server's cached list until someone asks.
 import type { AppEvent } from "../shared/app-events";
-import { isPlainObject, type JsonObject } from "../core/settings-merge";
+import { providerEntry } from "../core/credential-binding";
+import type { JsonObject } from "../core/settings-merge";
 import type { GatewayConnection } from "../providers/gateway/http";
 import type { ModelCatalog } from "./model-catalog";
 import type { Logger } from "./logger";
@@ -19,9 +20,8 @@ export type CatalogFollowerDeps = {
 
 /** The gateway provider's `baseUrl` in resolved settings. */
 export function gatewayBaseUrl(settings: JsonObject): string | undefined {
-  const providers = Array.isArray(settings.providers) ? settings.providers : [];
-  const gateway = providers.find((p) => isPlainObject(p) && p.id === "gateway");
-  return isPlainObject(gateway) && typeof gateway.baseUrl === "string" ? gateway.baseUrl : undefined;
+  const baseUrl = providerEntry(settings, "gateway")?.baseUrl;
+  return typeof baseUrl === "string" ? baseUrl : undefined;
 }
 
 /** Starts following; `stop` ends it, `idle` settles when the checks queued so far are done. */

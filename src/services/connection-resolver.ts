@@ -2,7 +2,7 @@
 // A stored credential only goes to the origin it was saved for: a project layer that points the
 // gateway somewhere else gets `credential_origin_mismatch`, never the user's key.
 import { AppError, invalid } from "../core/app-error";
-import { originOf, modelProviderId, providerEntry } from "../core/credential-binding";
+import { modelEntry, modelProviderId, originOf, providerEntry } from "../core/credential-binding";
 import { upstreamHeaders } from "../core/gateway-headers";
 import { DEFAULT_REFERER_URL } from "../core/settings-defaults";
 import { apiKeySlot, headerSlot, SECRET_PLACEHOLDER } from "../core/settings-secrets";
@@ -25,11 +25,6 @@ export type ResolvedConnection = {
 type Mismatch = { providerId: string; requestOrigin: string; savedOrigins: string[] };
 
 type KeyResult = { key: string } | { mismatch: Mismatch } | undefined;
-
-function modelEntry(settings: JsonObject, modelId: string): JsonObject | undefined {
-  const list = Object.hasOwn(settings, "models") ? settings.models : undefined;
-  return Array.isArray(list) ? list.filter(isPlainObject).find((m) => m.id === modelId) : undefined;
-}
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
   if (!isPlainObject(value)) return undefined;

@@ -1,6 +1,6 @@
 // Sign in with the gateway (PKCE): start an attempt, send the browser to the authorization page,
 // and on the callback exchange the code for a key. Attempts are single-use and expire.
-import { originOf } from "../core/credential-binding";
+import { originOf, providerEntry } from "../core/credential-binding";
 import { invalid } from "../core/app-error";
 import { upstreamHeaders } from "../core/gateway-headers";
 import { authorizeUrl, codeChallengeS256, createCodeVerifier, createState } from "../core/pkce";
@@ -66,15 +66,14 @@ export class GatewayOAuth {
   /** The issued key, and the origin that issued it (the key is bound to it). */
   private async exchange(code: string, verifier: string): Promise<{ key: string; origin: string }> {
     const settings = await this.deps.settings.resolvedUnredacted();
-    const providers = Array.isArray(settings.providers) ? settings.providers : [];
-    const gateway = providers.find((p) => isPlainObject(p) && p.id === "gateway") as { baseUrl?: string } | undefined;
-    const origin = originOf(gateway?.baseUrl);
-    if (!gateway?.baseUrl || !origin) throw invalid("the gateway provider has no base URL");
+    const baseUrl = providerEntry(settings, "gateway")?.baseUrl;
+    const origin = originOf(baseUrl);
+    if (typeof baseUrl !== "string" || !origin) throw invalid("the gateway provider has no base URL");
     const headers = upstreamHeaders({ apiKey: "", refererUrl: typeof settings.refererUrl === "string" ? settings.refererUrl : DEFAULT_REFERER_URL });
     delete headers.authorization;
     let response;
     try {
-      response = await gatewayRequest({ baseUrl: gateway.baseUrl, headers }, "/auth/keys", {
+      response = await gatewayRequest({ baseUrl, headers }, "/auth/keys", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ code, code_verifier: verifier, code_challenge_method: "S256" }),

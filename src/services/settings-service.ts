@@ -236,10 +236,15 @@ export class SettingsService {
   private async redact(settings: JsonObject, context: JsonObject): Promise<JsonObject> {
     const present = new Set<string>();
     for (const [kind, id] of credentialEntries(settings)) {
-      const origin = entryOrigin(context, kind, id);
-      if (origin && (await this.deps.credentials.get(apiKeySlot(kind, id), origin)) !== undefined) present.add(`${kind}\n${id}`);
+      if (await this.hasStoredKey(context, kind, id)) present.add(`${kind}\n${id}`);
     }
     return redactSettings(settings, (kind, id) => present.has(`${kind}\n${id}`));
+  }
+
+  /** Whether a key is stored for the entry at the origin it resolves to in `context`. */
+  private async hasStoredKey(context: JsonObject, kind: string, id: string): Promise<boolean> {
+    const origin = entryOrigin(context, kind, id);
+    return origin !== undefined && (await this.deps.credentials.get(apiKeySlot(kind, id), origin)) !== undefined;
   }
 
   /**
@@ -253,8 +258,7 @@ export class SettingsService {
     const keyOnly = [];
     for (const [kind, id] of credentialEntries(this.deps.defaults)) {
       if (kind !== "providers" || listed.has(`${kind}\n${id}`)) continue;
-      const origin = entryOrigin(context, kind, id);
-      if (origin && (await this.deps.credentials.get(apiKeySlot(kind, id), origin)) !== undefined) keyOnly.push({ id, hasApiKey: true });
+      if (await this.hasStoredKey(context, kind, id)) keyOnly.push({ id, hasApiKey: true });
     }
     if (keyOnly.length > 0) out.providers = [...(Array.isArray(out.providers) ? out.providers : []), ...keyOnly];
     return out;
