@@ -1,4 +1,6 @@
-// The built-in defaults layer: the bottom of defaults < app < project.
+// The built-in defaults layer: the bottom of defaults < app < project. Typed by the settings schema,
+// so a default can only be a value the schema accepts.
+import type { ResolvedSettings } from "../shared/settings";
 
 export const DEFAULT_GATEWAY_BASE_URL = "https://openrouter.ai/api/v1";
 export const DEFAULT_GATEWAY_AUTH_URL = "https://openrouter.ai/auth";
@@ -7,7 +9,7 @@ export const APP_NAME = "Parley";
 
 export type DefaultsOptions = { gatewayBaseUrl?: string };
 
-export function builtInDefaults(options: DefaultsOptions = {}) {
+export function builtInDefaults(options: DefaultsOptions = {}): ResolvedSettings {
   return {
     chat: { defaultPromptStyle: "average", enterInsertsNewline: false, autoRetryFailedSends: true },
     skills: true,
@@ -27,5 +29,5 @@ export function builtInDefaults(options: DefaultsOptions = {}) {
       },
     ],
     models: [],
-  };
+  } satisfies ResolvedSettings;
 }

@@ -62,7 +62,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
   const newChat = async (promptId?: string) => {
     const [project] = await host.registerFolders();
     if (!project) throw new Error("open a folder first: Parley chats belong to a project");
-    const chat = s().chatService.create(project.id, promptId ? { promptId } : {});
+    const chat = await s().chatService.create(project, promptId ? { promptId } : {});
     await view.reveal({ type: "openChat", chatId: chat.id });
     return chat;
   };
@@ -71,7 +71,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
   register("parley.newChatWithPrompt", async () => {
     const [project] = await host.registerFolders();
     if (!project) throw new Error("open a folder first: Parley chats belong to a project");
-    const { prompts } = await s().prompts.listForProject(project);
+    const { prompts } = s().prompts.listForProject(await s().settings.snapshot(project));
     const usable = prompts.filter((p) => !p.overridden);
     if (usable.length === 0) {
       void vscode.window.showInformationMessage("Parley: no custom prompts yet. Create one under Settings.");

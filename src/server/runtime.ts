@@ -20,9 +20,8 @@ import { RecentModelsRepo } from "../store/recent-models-repo";
 import { ChatService } from "../services/chat-service";
 import { ChatTurns } from "../services/chat-turn";
 import { PromptService } from "../services/prompt-service";
-import { ProjectAgents } from "../services/project-agents";
 import { PromptTurnContext } from "../services/turn-context";
-import { ToolCatalog } from "../services/tool-catalog";
+import { ToolCatalog } from "../tools/catalog";
 import { PromptsRepo } from "../store/prompts-repo";
 import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
 import { ProjectScanner } from "../services/project-scan";
@@ -75,7 +74,6 @@ export type Runtime = {
   dictation: Dictation;
   accounts: GatewayAccounts;
   prompts: PromptService;
-  projectAgents: ProjectAgents;
   toolCatalog: ToolCatalog;
   scanner: ProjectScanner;
   mentions: Mentions;
@@ -132,9 +130,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     transaction,
     isKnownMcpTool: (name) => toolCatalog.isKnownMcpTool(name),
   });
-  const projectAgents = new ProjectAgents(settings);
   const scanner = new ProjectScanner();
-  const chatService = new ChatService(chats, messages, events);
+  const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.find(snapshot, id) });
   const activeTurns = new ActiveTurns();
   const chatTurns = new ChatTurns({
     chats,
@@ -146,7 +143,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     recentModels,
     turns: activeTurns,
     log: options.log,
-    context: new PromptTurnContext(prompts, projectAgents, () => toolCatalog.allToolNames()),
+    context: new PromptTurnContext(prompts, () => toolCatalog.allToolNames()),
     transaction,
     retryBaseMs: options.retryBaseMs,
   });
@@ -171,10 +168,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dictation: new Dictation(connections, catalog),
     accounts,
     prompts,
-    projectAgents,
     toolCatalog,
     scanner,
-    mentions: new Mentions({ scanner, settings, projectAgents, toolCatalog, chats, recentModels }),
+    mentions: new Mentions({ scanner, toolCatalog, chats, recentModels }),
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     prepare: async () => {
       // Credentials stored before they were bound to origins: bind them to the origins in force now.

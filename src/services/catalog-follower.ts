@@ -1,9 +1,9 @@
 // Reloads the gateway's model lists as soon as its base URL changes (Settings, Providers), so the
 // picker, the prices and the transcription slice show the new server's models at once instead of
 // the previous server's cached list until someone asks.
+import type { ResolvedSettings } from "../shared/settings";
 import type { AppEvent } from "../shared/app-events";
 import { providerEntry } from "../core/credential-binding";
-import type { JsonObject } from "../core/settings-merge";
 import type { GatewayConnection } from "../providers/gateway/http";
 import type { ModelCatalog } from "./model-catalog";
 import type { Logger } from "./logger";
@@ -11,15 +11,15 @@ import type { Logger } from "./logger";
 export type CatalogFollowerDeps = {
   subscribe: (listener: (event: AppEvent) => void) => () => void;
   /** The app-level settings, as the catalog routes read them. */
-  settings: () => Promise<JsonObject>;
+  settings: () => Promise<ResolvedSettings>;
   /** The gateway connection for those settings (the key is optional for the catalog). */
-  connection: (settings: JsonObject) => Promise<GatewayConnection>;
+  connection: (settings: ResolvedSettings) => Promise<GatewayConnection>;
   catalog: ModelCatalog;
   log: Logger;
 };
 
 /** The gateway provider's `baseUrl` in resolved settings. */
-export function gatewayBaseUrl(settings: JsonObject): string | undefined {
+export function gatewayBaseUrl(settings: ResolvedSettings): string | undefined {
   const baseUrl = providerEntry(settings, "gateway")?.baseUrl;
   return typeof baseUrl === "string" ? baseUrl : undefined;
 }

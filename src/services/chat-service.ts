@@ -1,27 +1,42 @@
-// Chats: create, read with transcript and usage totals, change, delete.
+// Chats: create, read with transcript and usage totals, change, delete. The rules of a chat's prompt
+// live here, so the HTTP route and the VS Code commands hit the same ones.
 import { addToTotals, emptyTotals } from "../core/usage";
-import { notFound } from "../core/app-error";
+import { invalid, notFound } from "../core/app-error";
 import type { Chat, CreateChatBody, Message, PatchChatBody } from "../shared/chats";
 import type { UsageTotals } from "../shared/usage";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { MessagesRepo } from "../store/messages-repo";
+import type { ProjectRow } from "../store/projects-repo";
+import type { Prompt } from "../shared/prompts";
 import type { EventBus } from "./event-bus";
+import type { ProjectSnapshot } from "./project-snapshot";
 
 export const DEFAULT_CHAT_TITLE = "New chat";
+
+/** How a chat finds its prompt: the project's own first, then the app's. */
+export type PromptLookup = {
+  snapshot(project: ProjectRow): Promise<ProjectSnapshot>;
+  find(snapshot: ProjectSnapshot, id: string): Prompt | undefined;
+};
 
 export class ChatService {
   constructor(
     private readonly chats: ChatsRepo,
     private readonly messages: MessagesRepo,
     private readonly events: EventBus,
+    private readonly prompts: PromptLookup,
   ) {}
 
   list(projectId: string): Chat[] {
     return this.chats.listByProject(projectId);
   }
 
-  create(projectId: string, body: CreateChatBody, extra: { cardPromptId?: string } = {}): Chat {
-    const chat = this.chats.create({ ...body, projectId, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId: extra.cardPromptId ?? null });
+  /** A new chat; a `promptId` must name a prompt of the project or the app (400 otherwise). */
+  async create(project: ProjectRow, body: CreateChatBody): Promise<Chat> {
+    const prompt = body.promptId === undefined || body.promptId === null ? undefined : await this.requirePrompt(project, body.promptId);
+    // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
+    const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
+    const chat = this.chats.create({ ...body, projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
     this.changed(chat);
     return chat;
   }
@@ -39,8 +54,9 @@ export class ChatService {
     return { ...chat, messages, usage };
   }
 
-  update(id: string, body: PatchChatBody): Chat {
+  async update(id: string, body: PatchChatBody, project: ProjectRow): Promise<Chat> {
     this.get(id);
+    if (typeof body.promptId === "string") await this.requirePrompt(project, body.promptId);
     const chat = this.chats.update(id, body)!;
     this.changed(chat);
     return chat;
@@ -58,6 +74,12 @@ export class ChatService {
     const line = content.replace(/\s+/g, " ").trim();
     if (!line) return undefined;
     return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
+  }
+
+  private async requirePrompt(project: ProjectRow, id: string): Promise<Prompt> {
+    const prompt = this.prompts.find(await this.prompts.snapshot(project), id);
+    if (!prompt) throw invalid(`no prompt with id "${id}" in this project or the app`);
+    return prompt;
   }
 
   changed(chat: Chat): void {

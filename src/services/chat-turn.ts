@@ -1,6 +1,8 @@
 // One chat turn, as the spec's stream route describes it: hydrate the model with its provider
 // connection, build the upstream messages (system prompt first, referenced files as user
 // messages), stream the completion, forward it as numbered events, and store both messages.
+import type { ResolvedSettings } from "../shared/settings";
+import type { ProjectSnapshot } from "./project-snapshot";
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { conflict, invalid } from "../core/app-error";
@@ -30,7 +32,7 @@ import type { Logger } from "./logger";
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
 export type TurnContext = { systemMessages: UpstreamMessage[]; receipt?: Record<string, unknown>; requestExtras?: Record<string, unknown> };
 export interface TurnContextProvider {
-  build(chat: Chat, project: ProjectRow, settings: JsonObject): Promise<TurnContext>;
+  build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext>;
 }
 
 export type ChatTurnDeps = {
@@ -53,7 +55,7 @@ export type ChatTurnDeps = {
 export type PreparedTurn = {
   chat: Chat;
   project: ProjectRow;
-  settings: JsonObject;
+  settings: ResolvedSettings;
   resolved: ResolvedConnection;
   files: ReferencedFile[];
   context: TurnContext;
@@ -74,14 +76,16 @@ export class ChatTurns {
   /** Everything that can be refused before anything is stored or sent (400/404/409). */
   async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
     if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
-    const settings = await this.deps.settings.resolvedUnredacted(project);
-    const modelId = body.modelId ?? chat.modelId ?? (typeof settings.defaultModel === "string" ? settings.defaultModel : undefined);
+    // One read of the project serves the whole turn: settings, prompt, agent.
+    const snapshot = await this.deps.settings.snapshot(project);
+    const settings = snapshot.settings;
+    const modelId = body.modelId ?? chat.modelId ?? settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
     // Independent lookups at once: they stand between the user's Enter and the first token.
     const [resolved, files, context] = await Promise.all([
       this.deps.connections.forModel(settings, modelId),
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
-      this.deps.context?.build(chat, project, settings) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+      this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
     return { chat, project, settings, resolved, files, context, content: body.content };
   }
@@ -173,13 +177,12 @@ export class ChatTurns {
   private async stream(
     resolved: ResolvedConnection,
     body: Parameters<typeof streamChatCompletion>[1],
-    settings: JsonObject,
+    settings: ResolvedSettings,
     signal: AbortSignal,
     emit: (event: StreamEvent) => void,
   ): Promise<Outcome> {
     const outcome: Outcome = { text: "", reasoning: "", finishReason: "stop" };
-    const chat = settings.chat as { autoRetryFailedSends?: boolean } | undefined;
-    const autoRetry = chat?.autoRetryFailedSends !== false;
+    const autoRetry = settings.chat?.autoRetryFailedSends !== false;
     let received = false;
     for (let attempt = 0; ; attempt++) {
       try {

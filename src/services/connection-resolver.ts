@@ -1,6 +1,7 @@
 // Hydrates a model with its provider connection: base URL, key, and headers for one request.
 // A stored credential only goes to the origin it was saved for: a project layer that points the
 // gateway somewhere else gets `credential_origin_mismatch`, never the user's key.
+import type { ResolvedSettings } from "../shared/settings";
 import { AppError, invalid } from "../core/app-error";
 import { modelEntry, modelProviderId, originOf, providerEntry } from "../core/credential-binding";
 import { upstreamHeaders } from "../core/gateway-headers";
@@ -49,7 +50,7 @@ export class ConnectionResolver {
   ) {}
 
   /** The connection for a chat turn with `modelId`; refuses with a clear 400 when no key may be sent. */
-  async forModel(settings: JsonObject, modelId: string): Promise<ResolvedConnection> {
+  async forModel(settings: ResolvedSettings, modelId: string): Promise<ResolvedConnection> {
     const model = modelEntry(settings, modelId);
     const providerId = modelProviderId(settings, modelId);
     const provider = this.provider(settings, providerId);
@@ -77,7 +78,7 @@ export class ConnectionResolver {
   }
 
   /** The connection for provider-level calls (catalog, credits); the key is optional for the catalog. */
-  async forProvider(settings: JsonObject, providerId = "gateway", requireKey = true): Promise<GatewayConnection> {
+  async forProvider(settings: ResolvedSettings, providerId = "gateway", requireKey = true): Promise<GatewayConnection> {
     const provider = this.provider(settings, providerId);
     const origin = originOf(provider.baseUrl)!;
     const result = await this.providerKey(provider, providerId, origin);
@@ -93,7 +94,7 @@ export class ConnectionResolver {
     return connection;
   }
 
-  private provider(settings: JsonObject, providerId: string): JsonObject {
+  private provider(settings: ResolvedSettings, providerId: string): JsonObject {
     const provider = providerEntry(settings, providerId);
     if (!provider) throw new AppError("invalid_request", `no provider "${providerId}" is configured`);
     if (!originOf(provider.baseUrl)) throw invalid(`provider "${providerId}" has no valid baseUrl`);
@@ -121,7 +122,7 @@ export class ConnectionResolver {
 
   /** Attribution and override headers; a `"<secret>"` header takes its stored value for this origin. */
   private async connection(
-    settings: JsonObject,
+    settings: ResolvedSettings,
     provider: JsonObject,
     key: string,
     sources: { kind: string; id: string; headers: unknown }[],
@@ -133,7 +134,7 @@ export class ConnectionResolver {
       baseUrl,
       headers: upstreamHeaders({
         apiKey: key,
-        refererUrl: typeof settings.refererUrl === "string" ? settings.refererUrl : DEFAULT_REFERER_URL,
+        refererUrl: settings.refererUrl ?? DEFAULT_REFERER_URL,
         providerHeaders,
         modelHeaders,
       }),

@@ -1,10 +1,9 @@
 // Dictation: picks the route for the speech-to-text model (multipart transcription for
 // transcription models, chat completions with input_audio for audio-input chat models).
+import type { ResolvedSettings } from "../shared/settings";
 import { invalid } from "../core/app-error";
 import { modelEntries } from "../core/model-entries";
 import { transcriptionRoute, type TranscriptionRoute } from "../core/model-slices";
-import type { JsonObject } from "../core/settings-merge";
-import { isPlainObject } from "../core/settings-merge";
 import { transcribeMultipart, transcribeWithChat, type Audio } from "../providers/gateway/transcription";
 import type { ConnectionResolver } from "./connection-resolver";
 import type { ModelCatalog } from "./model-catalog";
@@ -17,8 +16,8 @@ export class Dictation {
     private readonly catalog: ModelCatalog,
   ) {}
 
-  async transcribe(settings: JsonObject, audio: Audio, requestedModel?: string): Promise<{ text: string; model: string; route: TranscriptionRoute }> {
-    const configured = isPlainObject(settings.dictation) && typeof settings.dictation.modelId === "string" ? settings.dictation.modelId : undefined;
+  async transcribe(settings: ResolvedSettings, audio: Audio, requestedModel?: string): Promise<{ text: string; model: string; route: TranscriptionRoute }> {
+    const configured = settings.dictation?.modelId;
     const model = requestedModel ?? configured;
     if (!model) throw invalid("choose a speech-to-text model on the Dictation page first");
     const { connection } = await this.connections.forModel(settings, model);

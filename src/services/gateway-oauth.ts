@@ -69,7 +69,7 @@ export class GatewayOAuth {
     const baseUrl = providerEntry(settings, "gateway")?.baseUrl;
     const origin = originOf(baseUrl);
     if (typeof baseUrl !== "string" || !origin) throw invalid("the gateway provider has no base URL");
-    const headers = upstreamHeaders({ apiKey: "", refererUrl: typeof settings.refererUrl === "string" ? settings.refererUrl : DEFAULT_REFERER_URL });
+    const headers = upstreamHeaders({ apiKey: "", refererUrl: settings.refererUrl ?? DEFAULT_REFERER_URL });
     delete headers.authorization;
     let response;
     try {

@@ -1,20 +1,15 @@
 // The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, the model.
-import { NATIVE_TOOLS, type NativeTool } from "../core/native-tools";
+import { NATIVE_TOOLS, type NativeTool } from "../tools/native-tools";
 import { fileCatalog, fileFolder, FileMentions, rankMentions } from "../core/mention-search";
-import { isPlainObject } from "../core/settings-merge";
 import type { MentionCategory, MentionItem, RankedMention } from "../shared/mentions";
 import type { ChatsRepo } from "../store/chats-repo";
-import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
-import type { ProjectAgents } from "./project-agents";
 import type { ProjectScanner } from "./project-scan";
-import type { SettingsService } from "./settings-service";
-import type { ToolCatalog } from "./tool-catalog";
+import type { ProjectSnapshot } from "./project-snapshot";
+import type { ToolCatalog } from "../tools/catalog";
 
 export type MentionDeps = {
   scanner: ProjectScanner;
-  settings: SettingsService;
-  projectAgents: ProjectAgents;
   toolCatalog: ToolCatalog;
   chats: ChatsRepo;
   recentModels: RecentModelsRepo;
@@ -38,15 +33,10 @@ export class Mentions {
 
   constructor(private readonly deps: MentionDeps) {}
 
-  async tags(project: ProjectRow): Promise<{ path: string; tags: string[] }[]> {
-    const layer = await this.deps.settings.readProjectLayer(project);
-    const fileTags = isPlainObject(layer.value.fileTags) ? (layer.value.fileTags as Record<string, string[]>) : {};
-    return Object.entries(fileTags).map(([path, tags]) => ({ path, tags }));
-  }
-
   /** The file side of the catalog, indexed once per scan (and again only when tags change). */
-  async files(project: ProjectRow): Promise<FileMentions> {
-    const [scan, tags] = await Promise.all([this.deps.scanner.scan(project.id, project.dir), this.tags(project)]);
+  async files(snapshot: ProjectSnapshot): Promise<FileMentions> {
+    const { project, fileTags: tags } = snapshot;
+    const scan = await this.deps.scanner.scan(project.id, project.dir);
     const tagsKey = JSON.stringify(tags);
     const cached = this.indexes.get(project.id);
     if (cached && cached.tagsKey === tagsKey && (cached.scanAt === scan.at || samePaths(cached.paths, scan.paths))) {
@@ -59,8 +49,9 @@ export class Mentions {
     return files;
   }
 
-  async others(project: ProjectRow, chatId?: string): Promise<MentionItem[]> {
-    const [{ agents }, { actions }] = await Promise.all([this.deps.projectAgents.agents(project), this.deps.projectAgents.actions(project)]);
+  others(snapshot: ProjectSnapshot, chatId?: string): MentionItem[] {
+    const { agents } = snapshot.agents;
+    const { actions } = snapshot.actions;
     const items: MentionItem[] = [
       ...agents.map((a) => ({ category: "agents" as const, label: a.name, detail: a.model ?? a.description, insertText: `@${a.name} `, searchText: a.description })),
       ...actions.map((a) => ({ category: "actions" as const, label: a.label, detail: a.description, insertText: `@${a.id}`, searchText: `${a.id} ${a.description}` })),
@@ -74,14 +65,15 @@ export class Mentions {
         parameters: t.parameters,
       })),
     ];
-    const model = await this.currentModel(project, chatId);
+    const model = this.currentModel(snapshot, chatId);
     if (model) items.push({ category: "model", label: model, detail: "Current model", insertText: `@${model}` });
     return items;
   }
 
-  async catalog(project: ProjectRow, chatId?: string) {
-    const [files, others, tags] = await Promise.all([this.files(project), this.others(project, chatId), this.tags(project)]);
-    const tagsOf = new Map(tags.map((t) => [t.path, t.tags]));
+  async catalog(snapshot: ProjectSnapshot, chatId?: string) {
+    const files = await this.files(snapshot);
+    const others = this.others(snapshot, chatId);
+    const tagsOf = new Map(snapshot.fileTags.map((t) => [t.path, t.tags]));
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
     return {
       files: files.files.map((f) => ({ path: f.path, name: f.path.slice(f.path.lastIndexOf("/") + 1), folder: fileFolder(f.path), ...(tagsOf.has(f.path) ? { tags: tagsOf.get(f.path) } : {}) })),
@@ -93,16 +85,13 @@ export class Mentions {
     };
   }
 
-  async search(project: ProjectRow, query: string, options: { category?: MentionCategory; limit?: number; chatId?: string }): Promise<RankedMention[]> {
-    const [files, others] = await Promise.all([this.files(project), this.others(project, options.chatId)]);
-    return rankMentions(files, others, query, options);
+  async search(snapshot: ProjectSnapshot, query: string, options: { category?: MentionCategory; limit?: number; chatId?: string }): Promise<RankedMention[]> {
+    return rankMentions(await this.files(snapshot), this.others(snapshot, options.chatId), query, options);
   }
 
-  private async currentModel(project: ProjectRow, chatId?: string): Promise<string | undefined> {
+  private currentModel(snapshot: ProjectSnapshot, chatId?: string): string | undefined {
     const chat = chatId ? this.deps.chats.byId(chatId) : undefined;
-    if (chat?.modelId && chat.projectId === project.id) return chat.modelId;
-    const settings = await this.deps.settings.resolvedUnredacted(project);
-    if (typeof settings.defaultModel === "string") return settings.defaultModel;
-    return this.deps.recentModels.list(1)[0]?.modelId;
+    if (chat?.modelId && chat.projectId === snapshot.project.id) return chat.modelId;
+    return snapshot.settings.defaultModel ?? this.deps.recentModels.list(1)[0]?.modelId;
   }
 }

@@ -25,9 +25,7 @@ export class ProjectRegistry {
 
   /** Like resolveDir, and says whether this call created the project. */
   async register(raw: unknown): Promise<{ project: ProjectRow; created: boolean }> {
-    if (typeof raw !== "string" || raw.length === 0) throw invalid("projectDir is required");
-    if (!path.isAbsolute(raw)) throw invalid("projectDir must be an absolute path");
-    const dir = await canonicalDir(raw);
+    const dir = await validDir(raw);
     const { project, created } = this.repo.ensure(dir);
     if (created) this.events.publish({ type: "projects.changed", data: { projectId: project.id } });
     await this.sweepTemps(project);
@@ -42,6 +40,16 @@ export class ProjectRegistry {
     await removeStaleTemps(projectFilePath(project.dir));
   }
 
+  /**
+   * For reads (GET): the project at `projectDir` as it is, never registering it and never writing. An
+   * unregistered folder gets a row of its own that is not stored (`unregistered:<dir>`): it has no chats
+   * and its settings are its `.app.json`.
+   */
+  async lookup(raw: unknown): Promise<ProjectRow> {
+    const dir = await validDir(raw);
+    return this.repo.byDir(dir) ?? { id: `${UNREGISTERED_PREFIX}${dir}`, dir, createdAt: "" };
+  }
+
   byId(id: string): ProjectRow {
     const project = this.repo.byId(id);
     if (!project) throw notFound(`no project with id ${id}`);
@@ -51,6 +59,16 @@ export class ProjectRegistry {
   list(): ProjectRow[] {
     return this.repo.list();
   }
+}
+
+/** Ids of folders read but not registered; no stored id has this form. */
+export const UNREGISTERED_PREFIX = "unregistered:";
+
+/** The contract's `projectDir`: an absolute path to an existing directory, canonical (links resolved). */
+async function validDir(raw: unknown): Promise<string> {
+  if (typeof raw !== "string" || raw.length === 0) throw invalid("projectDir is required");
+  if (!path.isAbsolute(raw)) throw invalid("projectDir must be an absolute path");
+  return canonicalDir(raw);
 }
 
 async function canonicalDir(dir: string): Promise<string> {

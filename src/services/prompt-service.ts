@@ -12,6 +12,7 @@ import type { PromptsRepo } from "../store/prompts-repo";
 import type { EventBus } from "./event-bus";
 import { parseEntries } from "./project-entries";
 import type { SettingsService } from "./settings-service";
+import type { ProjectSnapshot } from "./project-snapshot";
 
 export type PromptServiceDeps = {
   appPrompts: PromptsRepo;
@@ -53,8 +54,8 @@ export class PromptService {
   }
 
   /** Project prompts, then the app prompts they inherit (marked `overridden` when a project one shares the id). */
-  async listForProject(project: ProjectRow): Promise<{ prompts: Prompt[]; issues: LayerIssue[] }> {
-    const { items, issues } = await this.projectEntries(project);
+  listForProject(snapshot: ProjectSnapshot): { prompts: Prompt[]; issues: LayerIssue[] } {
+    const { items, issues } = snapshot.prompts;
     const own = items.map((item) => this.view(item.value, "project"));
     const ownIds = new Set(own.map((p) => p.id));
     const inherited = this.listApp().map((p) => (ownIds.has(p.id) ? { ...p, overridden: true } : p));
@@ -62,9 +63,9 @@ export class PromptService {
   }
 
   /** The prompt a chat in `project` means by `id`: the project's own first, then the app's. */
-  async find(project: ProjectRow | undefined, id: string): Promise<Prompt | undefined> {
-    if (project) {
-      const own = (await this.projectEntries(project)).items.find((item) => item.value.id === id);
+  find(snapshot: ProjectSnapshot | undefined, id: string): Prompt | undefined {
+    if (snapshot) {
+      const own = snapshot.prompts.items.find((item) => item.value.id === id);
       if (own) return this.view(own.value, "project");
     }
     return this.listApp().find((p) => p.id === id);
@@ -132,11 +133,6 @@ export class PromptService {
     }
     for (const chat of cleared) this.deps.events.publish({ type: "chats.changed", data: { projectId: chat.projectId, chatId: chat.id } });
     this.changed(scope, project);
-  }
-
-  private async projectEntries(project: ProjectRow) {
-    const layer = await this.deps.settings.readProjectLayer(project);
-    return parseEntries(layer.raw?.prompts, storedPromptSchema, "prompts");
   }
 
   /** What is written: the preset normalised (null removes it), the icon checked, the title filled in. */

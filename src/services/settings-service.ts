@@ -18,6 +18,8 @@ import type { ProjectRow } from "../store/projects-repo";
 import type { ProjectSettingsRepo } from "../store/project-settings-repo";
 import { projectFilePath, readProjectFile, removeProjectFile, writeProjectFile } from "../store/project-file";
 import { Credentials } from "./credentials";
+import { ProjectSnapshot } from "./project-snapshot";
+import type { ResolvedSettings } from "../shared/settings";
 import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
@@ -187,10 +189,22 @@ export class SettingsService {
   }
 
   /** For server-side use only (never sent): the merged settings with whatever the layers hold. */
-  async resolvedUnredacted(project?: ProjectRow): Promise<JsonObject> {
-    const projectLayer = project ? (await this.readProjectLayer(project)).value : {};
-    const { [DB_BACKED_FLAG]: _flag, ...projectValue } = projectLayer;
-    return resolveLayers(this.deps.defaults, this.appLayer(), projectValue);
+  async resolvedUnredacted(project?: ProjectRow): Promise<ResolvedSettings> {
+    return project ? (await this.snapshot(project)).settings : this.resolveWith({});
+  }
+
+  /** One read of the project, for everything a request needs from it. */
+  async snapshot(project: ProjectRow): Promise<ProjectSnapshot> {
+    return new ProjectSnapshot(project, await this.readProjectLayer(project), (value) => this.resolveWith(value));
+  }
+
+  /**
+   * defaults < app < `projectValue`. Each layer was validated key by key against its schema (a bad
+   * value dropped), and the defaults are typed, so the result has the resolved settings' shape.
+   */
+  private resolveWith(projectValue: JsonObject): ResolvedSettings {
+    const { [DB_BACKED_FLAG]: _flag, ...value } = projectValue;
+    return resolveLayers(this.deps.defaults, this.appLayer(), value) as ResolvedSettings;
   }
 
   private async store(project: ProjectRow, settings: JsonObject, dbBacked: boolean): Promise<void> {

@@ -2,35 +2,33 @@
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
 // the project gate has the last word, and agent files and skills are injected when it allows.
 import { effectiveChat } from "../core/effective-chat";
-import { NATIVE_TOOLS } from "../core/native-tools";
-import type { JsonObject } from "../core/settings-merge";
+import { NATIVE_TOOLS } from "../tools/native-tools";
 import type { Chat } from "../shared/chats";
-import type { ToolGate } from "../shared/settings";
 import type { UpstreamMessage } from "../providers/gateway/chat-completions";
-import type { ProjectRow } from "../store/projects-repo";
 import type { TurnContext, TurnContextProvider } from "./chat-turn";
 import { agentFilesMessage, readAgentFiles, scanSkills, skillsMessage } from "./instruction-files";
-import type { ProjectAgents } from "./project-agents";
+import type { ProjectSnapshot } from "./project-snapshot";
 import type { PromptService } from "./prompt-service";
 
 export class PromptTurnContext implements TurnContextProvider {
   constructor(
     private readonly prompts: PromptService,
-    private readonly agents: ProjectAgents,
     /** Every tool the project offers: native tools and the MCP tools of its catalog. */
     private readonly projectTools: () => string[] = () => NATIVE_TOOLS.map((t) => t.name),
   ) {}
 
-  async build(chat: Chat, project: ProjectRow, settings: JsonObject): Promise<TurnContext> {
-    const agent = chat.agent !== null || typeof settings.defaultAgent === "string" ? await this.agents.selected(project, chat.agent, settings.defaultAgent) : undefined;
+  async build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext> {
+    const { project, settings } = snapshot;
+    const agentName = chat.agent ?? settings.defaultAgent;
+    const agent = agentName ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
     const promptId = chat.promptId ?? agent?.promptId;
-    const prompt = promptId ? await this.prompts.find(project, promptId) : undefined;
+    const prompt = promptId ? this.prompts.find(snapshot, promptId) : undefined;
 
     const effective = effectiveChat(
       { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },
       prompt?.preset ?? null,
       {
-        gates: (settings.tools ?? {}) as Record<string, ToolGate>,
+        gates: settings.tools ?? {},
         agentFiles: settings.agentFiles !== false,
         skills: settings.skills !== false,
       },
@@ -39,7 +37,7 @@ export class PromptTurnContext implements TurnContextProvider {
 
     const systemMessages: UpstreamMessage[] = [];
     if (prompt) systemMessages.push({ role: "system", content: prompt.content });
-    const agentFileNames = Array.isArray(settings.agentFileNames) ? (settings.agentFileNames as string[]) : ["AGENTS.md"];
+    const agentFileNames = settings.agentFileNames ?? ["AGENTS.md"];
     const [agentFiles, skills] = await Promise.all([
       effective.agentFiles ? readAgentFiles(project.dir, agentFileNames) : [],
       effective.skills ? scanSkills(project.dir) : [],

@@ -57,6 +57,8 @@ const sharedShape = {
   tools: z.record(z.string(), toolGateSchema),
   providers: z.array(providerEntrySchema),
   models: z.array(modelEntrySchema),
+  /** The model a new chat takes when it names none. */
+  defaultModel: z.string().min(1),
 };
 
 const appOnlyShape = {
@@ -82,6 +84,22 @@ export const projectSettingsShape = { ...sharedShape, ...projectOnlyShape };
 export type AppSettings = Partial<z.infer<z.ZodObject<typeof appSettingsShape>>> & Record<string, unknown>;
 export type ProjectSettings = Partial<z.infer<z.ZodObject<typeof projectSettingsShape>>> &
   Record<string, unknown>;
+
+/** defaults < app < project, as the services read it: every known key typed, unknown keys kept. */
+export const resolvedSettingsShape = { ...appSettingsShape, ...projectSettingsShape };
+export type ResolvedSettings = Partial<z.infer<z.ZodObject<typeof resolvedSettingsShape>>> & Record<string, unknown>;
+
+/** A `providers`/`models` entry as responses show it: no `apiKey`, but whether one is stored. */
+export type RedactedEntry<E> = Omit<E, "apiKey"> & { hasApiKey: boolean };
+
+/** Settings as a client receives them (GET /api/settings/app, /resolved, the project's `project`). */
+export type SettingsView<S extends { providers?: ProviderEntry[]; models?: ModelEntry[] }> = Omit<S, "providers" | "models"> & {
+  providers?: RedactedEntry<ProviderEntry>[];
+  models?: RedactedEntry<ModelEntry>[];
+};
+export type AppSettingsView = SettingsView<AppSettings>;
+export type ProjectSettingsView = SettingsView<ProjectSettings>;
+export type ResolvedSettingsView = SettingsView<ResolvedSettings>;
 
 /**
  * A PATCH body: every known key, each optional, `null` deletes the key.

@@ -5,8 +5,6 @@ import { createChatBodySchema, patchChatBodySchema, streamBodySchema } from "../
 import type { ChatService } from "../../services/chat-service";
 import type { ChatTurns } from "../../services/chat-turn";
 import type { ProjectRegistry } from "../../services/project-registry";
-import type { PromptService } from "../../services/prompt-service";
-import { invalid } from "../../core/app-error";
 import type { ActiveTurns, TurnBroadcast } from "../../services/turn-broadcast";
 import { parseWith } from "../middleware/validation";
 import { openSse, type SseChannel, type SseRegistry } from "../sse";
@@ -16,7 +14,6 @@ export type ChatRoutesDeps = {
   chatService: ChatService;
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
-  prompts: PromptService;
 };
 
 function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
@@ -37,10 +34,7 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
   router.post("/api/projects/:id/chats", async (req, res) => {
     const project = deps.projects.byId(req.params.id);
     const body = parseWith(createChatBodySchema, req.body ?? {});
-    const prompt = body.promptId === undefined ? undefined : await deps.prompts.find(project, body.promptId);
-    if (body.promptId !== undefined && !prompt) throw invalid(`no prompt with id "${body.promptId}" in this project or the app`);
-    // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
-    res.status(201).json(deps.chatService.create(project.id, body, { cardPromptId: prompt?.showOnProjectCard ? prompt.id : undefined }));
+    res.status(201).json(await deps.chatService.create(project, body));
   });
 
   router.get("/api/chats/:id", (req, res) => {
@@ -50,10 +44,7 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
   router.patch("/api/chats/:id", async (req, res) => {
     const body = parseWith(patchChatBodySchema, req.body);
     const chat = deps.chatService.get(req.params.id);
-    if (typeof body.promptId === "string" && !(await deps.prompts.find(deps.projects.byId(chat.projectId), body.promptId))) {
-      throw invalid(`no prompt with id "${body.promptId}" in this project or the app`);
-    }
-    res.json(deps.chatService.update(chat.id, body));
+    res.json(await deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId)));
   });
 
   router.delete("/api/chats/:id", (req, res) => {

@@ -1,4 +1,5 @@
 // Tags, the project scan, and the @ popup's catalog and ranked search.
+import type { SettingsService } from "../../services/settings-service";
 import type { Router } from "express";
 import { routeRouter } from "./router";
 import { z } from "zod";
@@ -9,11 +10,11 @@ import type { ProjectRegistry } from "../../services/project-registry";
 import type { ProjectScanner } from "../../services/project-scan";
 import { parseWith } from "../middleware/validation";
 
-export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; scanner: ProjectScanner }): Router {
+export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; scanner: ProjectScanner; settings: SettingsService }): Router {
   const router = routeRouter();
 
   router.get("/api/projects/:id/tags", async (req, res) => {
-    res.json(await deps.mentions.tags(deps.projects.byId(req.params.id)));
+    res.json((await deps.settings.snapshot(deps.projects.byId(req.params.id))).fileTags);
   });
 
   router.post("/api/projects/:id/tags/scan", async (req, res) => {
@@ -27,13 +28,13 @@ export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegis
 
   router.get("/api/mentions/catalog", async (req, res) => {
     const query = parseWith(z.object({ projectDir: z.string(), chatId: z.string().optional() }), req.query, "the query");
-    res.json(await deps.mentions.catalog(await deps.projects.resolveDir(query.projectDir), query.chatId));
+    res.json(await deps.mentions.catalog(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir)), query.chatId));
   });
 
   router.get("/api/mentions/search", async (req, res) => {
     const query = parseWith(mentionSearchQuerySchema, req.query, "the query");
-    const project = await deps.projects.resolveDir(query.projectDir);
-    res.json(await deps.mentions.search(project, query.q, { category: query.category, limit: query.limit, chatId: query.chatId }));
+    const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
+    res.json(await deps.mentions.search(snapshot, query.q, { category: query.category, limit: query.limit, chatId: query.chatId }));
   });
 
   return router;

@@ -1,4 +1,5 @@
 // /api/prompts: custom prompts at app and project scope, and the built-in profiles.
+import type { SettingsService } from "../../services/settings-service";
 import type { Router } from "express";
 import { routeRouter } from "./router";
 import { z } from "zod";
@@ -9,14 +10,15 @@ import type { ProjectRegistry } from "../../services/project-registry";
 import type { PromptService } from "../../services/prompt-service";
 import { parseWith } from "../middleware/validation";
 
-export function promptRoutes(deps: { prompts: PromptService; projects: ProjectRegistry }): Router {
+export function promptRoutes(deps: { prompts: PromptService; projects: ProjectRegistry; settings: SettingsService }): Router {
   const router = routeRouter();
   const projectFor = async (scope: PromptScope, projectDir: string | undefined) => (scope === "project" ? deps.projects.resolveDir(projectDir) : undefined);
 
   router.get("/api/prompts", async (req, res) => {
     const query = parseWith(z.object({ scope: z.literal("app").optional(), projectDir: z.string().optional() }), req.query, "the query");
     if (query.projectDir !== undefined) {
-      const { prompts, issues } = await deps.prompts.listForProject(await deps.projects.resolveDir(query.projectDir));
+      const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
+      const { prompts, issues } = deps.prompts.listForProject(snapshot);
       // Damaged entries in .app.json are skipped; the header says how many, the settings view says which.
       if (issues.length > 0) res.setHeader("X-Parley-Skipped-Entries", String(issues.length));
       res.json(prompts);

@@ -11,6 +11,8 @@ export type SettingsDeps = { settings: SettingsService; projects: ProjectRegistr
 
 export function settingsRoutes(deps: SettingsDeps): Router {
   const router = routeRouter();
+  // GETs read the folder as it is; a write registers it (contract, section 4).
+  const readProject = (req: Request) => deps.projects.lookup(req.query.projectDir);
   const project = (req: Request) => deps.projects.resolveDir(req.query.projectDir);
 
   router.get("/api/settings/app", async (_req, res) => {
@@ -24,7 +26,7 @@ export function settingsRoutes(deps: SettingsDeps): Router {
   });
 
   router.get("/api/settings/project", async (req, res) => {
-    res.json(await deps.settings.getProject(await project(req)));
+    res.json(await deps.settings.getProject(await readProject(req)));
   });
   router.patch("/api/settings/project", async (req, res) => {
     res.json(await deps.settings.patchProject(await project(req), req.body));
@@ -36,7 +38,7 @@ export function settingsRoutes(deps: SettingsDeps): Router {
   });
 
   router.get("/api/settings/resolved", async (req, res) => {
-    const row = req.query.projectDir === undefined ? undefined : await project(req);
+    const row = req.query.projectDir === undefined ? undefined : await readProject(req);
     res.json({ settings: await deps.settings.resolved(row) });
   });
 

@@ -9,7 +9,7 @@ import { parseWith } from "../middleware/validation";
 export function usageRoutes(deps: { projects: ProjectRegistry; messages: MessagesRepo }): Router {
   return routeRouter().get("/api/usage", async (req, res) => {
     const query = parseWith(usageQuerySchema, req.query, "the query");
-    const project = query.projectDir === undefined ? undefined : await deps.projects.resolveDir(query.projectDir);
+    const project = query.projectDir === undefined ? undefined : await deps.projects.lookup(query.projectDir);
     res.json(deps.messages.usage({ projectId: project?.id, groupBy: query.groupBy, from: query.from, to: query.to }));
   });
 }

@@ -62,8 +62,3 @@ export const NATIVE_TOOL_NAMES: ReadonlySet<string> = new Set(NATIVE_TOOLS.map((
 export function mcpToolId(serverSlug: string, tool: string): string {
   return `mcp__${serverSlug}__${tool}`;
 }
-
-/** The gate of a tool: the project's (or app's) setting, else the tool's default (`ask` for MCP tools). */
-export function toolGate(name: string, gates: Record<string, ToolGate> | undefined): ToolGate {
-  return (gates && Object.hasOwn(gates, name) ? gates[name] : undefined) ?? NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ?? "ask";
-}

@@ -1,0 +1,60 @@
+// One read of a project's settings (`.app.json` or its database row), validated and typed, that every
+// service of a request takes: the resolved settings, prompts, agents, actions and file tags all come
+// from the same read, so a chat turn or a mention search reads the project exactly once.
+import { isPlainObject, type JsonObject } from "../core/settings-merge";
+import type { LayerIssue } from "../core/settings-validate";
+import { actionSchema, agentSchema, type Action, type Agent } from "../shared/agents";
+import { storedPromptSchema, type StoredPrompt } from "../shared/prompts";
+import type { ResolvedSettings } from "../shared/settings";
+import type { ProjectRow } from "../store/projects-repo";
+import { parseEntries } from "./project-entries";
+import type { ProjectLayer } from "./settings-service";
+
+type Entries<T> = { items: { index: number; value: T }[]; issues: LayerIssue[] };
+
+export class ProjectSnapshot {
+  private memo = new Map<string, unknown>();
+
+  constructor(
+    readonly project: ProjectRow,
+    readonly layer: ProjectLayer,
+    /** defaults < app < this layer, computed on first use. */
+    private readonly resolve: (projectValue: JsonObject) => ResolvedSettings,
+  ) {}
+
+  /** defaults < app < project, unredacted: for server-side use only. */
+  get settings(): ResolvedSettings {
+    return this.once("settings", () => this.resolve(this.layer.value));
+  }
+
+  get prompts(): Entries<StoredPrompt> {
+    return this.once("prompts", () => parseEntries(this.layer.raw?.prompts, storedPromptSchema, "prompts"));
+  }
+
+  get agents(): { agents: Agent[]; issues: LayerIssue[] } {
+    return this.once("agents", () => {
+      const { items, issues } = parseEntries(this.layer.raw?.agents, agentSchema, "agents");
+      return { agents: items.map((i) => i.value), issues };
+    });
+  }
+
+  get actions(): { actions: Action[]; issues: LayerIssue[] } {
+    return this.once("actions", () => {
+      const { items, issues } = parseEntries(this.layer.raw?.actions, actionSchema, "actions");
+      return { actions: items.map((i) => i.value), issues };
+    });
+  }
+
+  /** `.app.json` `fileTags` as a list (validated with the layer: a damaged value is an empty list). */
+  get fileTags(): { path: string; tags: string[] }[] {
+    return this.once("fileTags", () => {
+      const fileTags = this.layer.value.fileTags;
+      return isPlainObject(fileTags) ? Object.entries(fileTags as Record<string, string[]>).map(([path, tags]) => ({ path, tags })) : [];
+    });
+  }
+
+  private once<T>(key: string, compute: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
+  }
+}

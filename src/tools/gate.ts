@@ -1,0 +1,9 @@
+// The authorization gate of a tool: `off` (never offered, never run), `ask` (the user approves each
+// call) or `allow`, as the settings say (project over app), else the tool's default. Pure.
+import type { ToolGate } from "../shared/settings";
+import { NATIVE_TOOLS } from "./native-tools";
+
+/** The gate of a tool: the project's (or app's) setting, else the tool's default (`ask` for MCP tools). */
+export function toolGate(name: string, gates: Record<string, ToolGate> | undefined): ToolGate {
+  return (gates && Object.hasOwn(gates, name) ? gates[name] : undefined) ?? NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ?? "ask";
+}
