@@ -2,6 +2,7 @@
 // Its state lives on the server, so it needs no retainContextWhenHidden.
 import fs from "node:fs";
 import * as vscode from "vscode";
+import { webviewToHostSchema, type HostToWebview } from "../shared/host-messages";
 import type { ParleyHost } from "./parley-host";
 import { assetsFromManifest, webviewHtml } from "./webview-html";
 
@@ -35,21 +36,29 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
   }
 
   /** Shows the panel and passes a message to the UI (open a chat, go to a settings page). */
-  async reveal(message?: { type: string; [key: string]: unknown }): Promise<void> {
+  async reveal(message?: HostToWebview): Promise<void> {
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-    if (message) await this.view?.webview.postMessage(message);
+    if (message) await this.post(message);
   }
 
-  private async onMessage(message: { type?: string; url?: string; path?: string; origin?: string }): Promise<void> {
-    if (message.type === "hello" && typeof message.origin === "string") {
-      // In a browser-based editor the webview's requests carry the editor's own origin.
-      if (message.origin !== "null") this.host.trustedOrigins.add(message.origin);
-      await this.view?.webview.postMessage({ type: "ready" });
-    } else if (message.type === "openExternal" && typeof message.url === "string") {
-      await vscode.env.openExternal(vscode.Uri.parse(message.url));
-    } else if (message.type === "openFile" && typeof message.path === "string") {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (folder) await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, message.path));
+  private async post(message: HostToWebview): Promise<void> {
+    await this.view?.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    // The webview runs model output (sanitised, but still): what it sends is parsed, never trusted.
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const message = parsed.data;
+    switch (message.type) {
+      case "hello":
+        // In a browser-based editor the webview's requests carry the editor's own origin.
+        if (message.origin !== "null") this.host.trustedOrigins.add(message.origin);
+        await this.post({ type: "ready" });
+        break;
+      case "openExternal":
+        await vscode.env.openExternal(vscode.Uri.parse(message.url));
+        break;
     }
   }
 }

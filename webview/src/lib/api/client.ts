@@ -1,6 +1,11 @@
-// Typed HTTP + SSE client of the Parley server; the only way the UI talks to anything.
-import { createParser } from "eventsource-parser";
+// Typed HTTP + SSE client of the Parley server; the only way the UI talks to anything. Paths, bodies
+// and results come from the route table in src/shared/api-routes.ts, so they cannot drift.
+import type { z } from "zod";
+import type { apiRoutes, ApiRouteKey, StreamRouteKey } from "../../../../src/shared/api-routes";
+import type { AppEvent } from "../../../../src/shared/app-events";
+import type { StreamEvent } from "../../../../src/shared/stream-events";
 import type { Bootstrap } from "../bootstrap";
+import { readAppEvent, readStreamEvent, readSse } from "./sse";
 
 export class ApiError extends Error {
   constructor(
@@ -13,7 +18,40 @@ export class ApiError extends Error {
   }
 }
 
-export type SseEvent = { id?: string; event: string; data: unknown };
+/** `:name` segments of a path pattern, as an object of strings. */
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : unknown;
+type PathOf<K extends string> = K extends `${string} ${infer P}` ? P : never;
+type ParamsInput<K extends string> = PathParams<PathOf<K>> extends infer P ? (unknown extends P ? { params?: never } : { params: P }) : never;
+type Spec<K extends ApiRouteKey> = (typeof apiRoutes)[K];
+type QueryInput<K extends ApiRouteKey> = Spec<K> extends { query: z.ZodType } ? { query: z.input<Spec<K>["query"]> } : { query?: never };
+type BodyInput<K extends ApiRouteKey> = Spec<K> extends { body: z.ZodType } ? { body: z.input<Spec<K>["body"]> } : { body?: never };
+
+/** What a call to route K takes: its path parameters, query and body, each only where the route has one. */
+export type RouteInput<K extends ApiRouteKey> = ParamsInput<K> & QueryInput<K> & BodyInput<K>;
+export type RouteResult<K extends ApiRouteKey> = z.output<Spec<K>["response"]>;
+type InputArgs<I> = {} extends I ? [input?: I] : [input: I];
+
+type AnyInput = { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown };
+
+/** The path of a route key with its `:name` segments filled in, and the query string appended. */
+export function routePath(key: string, input: AnyInput = {}): string {
+  const pattern = key.slice(key.indexOf(" ") + 1);
+  const path = pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ""));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, value);
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  const parsed = await response.json().catch(() => ({}));
+  const error = parsed?.error ?? {};
+  return new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`, error.issues);
+}
 
 export class ApiClient {
   constructor(private readonly boot: Bootstrap) {}
@@ -22,85 +60,80 @@ export class ApiClient {
     return { ...(this.boot.token ? { authorization: `Bearer ${this.boot.token}` } : {}), ...extra };
   }
 
-  url(path: string): string {
+  private url(path: string): string {
     return `${this.boot.serverUrl}${path}`;
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(this.url(path), {
+  /** Calls a route of the table: `api.call("GET /api/chats/:id", { params: { id } })`. */
+  async call<K extends ApiRouteKey>(key: K, ...[input]: InputArgs<RouteInput<K>>): Promise<RouteResult<K>> {
+    const method = key.slice(0, key.indexOf(" "));
+    const { body } = (input ?? {}) as AnyInput;
+    // POSTs without a body still send `{}`: the server's body parser expects JSON.
+    const sent = body === undefined && method === "POST" ? {} : body;
+    const response = await fetch(this.url(routePath(key, input as AnyInput)), {
       method,
       credentials: "include",
-      headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: this.headers(sent === undefined ? {} : { "content-type": "application/json" }),
+      body: sent === undefined ? undefined : JSON.stringify(sent),
     });
-    if (response.status === 204) return undefined as T;
+    if (!response.ok) throw await errorOf(response);
+    if (response.status === 204) return undefined as RouteResult<K>;
     const text = await response.text();
-    const parsed = text ? JSON.parse(text) : undefined;
-    if (!response.ok) {
-      const error = parsed?.error ?? {};
-      throw new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`, error.issues);
-    }
-    return parsed as T;
+    // Typed by the table, not parsed: the server validates what it sends, and a stricter client
+    // than server would turn a harmless extra key into a blank page.
+    return (text ? JSON.parse(text) : undefined) as RouteResult<K>;
   }
 
-  get = <T>(path: string) => this.request<T>("GET", path);
-  post = <T>(path: string, body?: unknown) => this.request<T>("POST", path, body ?? {});
-  patch = <T>(path: string, body: unknown) => this.request<T>("PATCH", path, body);
-  put = <T>(path: string, body: unknown) => this.request<T>("PUT", path, body);
-  delete = (path: string) => this.request<void>("DELETE", path);
-
   /**
-   * Reads a server-sent event stream (POST or GET) with fetch, so a Bearer token can be sent;
-   * resolves when the stream ends. Non-stream answers (400, 409…) reject with ApiError.
+   * Reads a server-sent event stream with fetch (so a Bearer token can be sent); resolves when the
+   * stream ends. Non-stream answers (400, 409…) reject with ApiError.
    */
-  async stream(method: "GET" | "POST", path: string, body: unknown, onEvent: (event: SseEvent) => void, signal?: AbortSignal, lastEventId?: string): Promise<void> {
-    const response = await fetch(this.url(path), {
+  private async stream(key: StreamRouteKey, input: AnyInput, onEvent: (name: string, data: unknown, id?: string) => void, signal?: AbortSignal): Promise<void> {
+    const method = key.slice(0, key.indexOf(" "));
+    const response = await fetch(this.url(routePath(key, input)), {
       method,
       credentials: "include",
       signal,
-      headers: this.headers({
-        accept: "text/event-stream",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
-      }),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: this.headers({ accept: "text/event-stream", ...(input.body === undefined ? {} : { "content-type": "application/json" }) }),
+      body: input.body === undefined ? undefined : JSON.stringify(input.body),
     });
     if (response.status === 204) return;
-    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
-      const parsed = await response.json().catch(() => ({}));
-      throw new ApiError(response.status, parsed?.error?.code ?? "internal", parsed?.error?.message ?? `request failed (${response.status})`, parsed?.error?.issues);
-    }
-    const parser = createParser({
-      onEvent: (e) => {
-        try {
-          onEvent({ id: e.id, event: e.event ?? "message", data: JSON.parse(e.data) });
-        } catch {
-          // an event that is not JSON carries nothing the UI can show
-        }
-      },
-    });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
+    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) throw await errorOf(response);
+    await readSse(response.body!, onEvent);
   }
 
-  /** App-wide change events, reconnecting with backoff until `signal` aborts. */
-  subscribe(onEvent: (event: SseEvent) => void, signal: AbortSignal): void {
+  /** A chat turn: sends a message, or follows the live turn; each event parsed with its schema. */
+  chatStream(
+    key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream",
+    input: { params: { id: string }; body?: unknown },
+    onEvent: (event: StreamEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    return this.stream(key, input, (name, data) => {
+      const event = readStreamEvent(name, data);
+      if (event) onEvent(event);
+    }, signal);
+  }
+
+  /**
+   * App-wide change events, reconnecting with backoff until `signal` aborts. `onConnected` tells
+   * whether the stream is open, so callers know if a change of theirs will come back as an event.
+   */
+  subscribe(onEvent: (event: AppEvent) => void, signal: AbortSignal, onConnected: (connected: boolean) => void = () => {}): void {
     let delay = 1000;
     const connect = async () => {
       while (!signal.aborted) {
         try {
-          await this.stream("GET", "/api/events", undefined, (event) => {
+          await this.stream("GET /api/events", {}, (name, data) => {
             delay = 1000;
-            onEvent(event);
+            if (name === "ready") return onConnected(true);
+            const event = readAppEvent(name, data);
+            if (event) onEvent(event);
           }, signal);
         } catch {
           // server restarting or network hiccup: try again shortly
         }
+        onConnected(false);
         if (signal.aborted) return;
         await new Promise((resolve) => setTimeout(resolve, delay));
         delay = Math.min(delay * 2, 15_000);

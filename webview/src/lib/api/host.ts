@@ -1,18 +1,18 @@
 // Actions only an editor can do. In VS Code the extension host does them; in a browser the
-// methods are absent (or fall back to the browser) and the UI hides what it cannot do.
+// methods fall back to the browser and the UI hides what it cannot do. The messages both ways are
+// the shared discriminated unions of src/shared/host-messages.ts.
+import { hostToWebviewSchema, type HostToWebview, type WebviewToHost } from "../../../../src/shared/host-messages";
 
 export interface Host {
   /** Resolves when the UI may call the server (in VS Code, once the host trusts this webview's origin). */
   ready(): Promise<void>;
   /** Opens a URL outside the UI (system browser in VS Code, a popup in a browser tab). */
   openExternal(url: string): void;
-  /** Opens a project file in the editor (VS Code only). */
-  openFile?(relPath: string): void;
   /** Messages from the host (for example "open this chat" after the New Chat command). */
-  onMessage(listener: (message: { type: string; [key: string]: unknown }) => void): void;
+  onMessage(listener: (message: HostToWebview) => void): void;
 }
 
-type VsCodeApi = { postMessage(message: unknown): void };
+type VsCodeApi = { postMessage(message: WebviewToHost): void };
 declare function acquireVsCodeApi(): VsCodeApi;
 
 /**
@@ -25,24 +25,30 @@ export function isTrustedMessage(event: MessageEvent, inVsCode: boolean): boolea
   return inVsCode && window.parent !== window && event.source === window.parent;
 }
 
+/** A trusted host message, or undefined for anything else (other windows' messages, unknown types). */
+export function readHostMessage(event: MessageEvent, inVsCode: boolean): HostToWebview | undefined {
+  if (!isTrustedMessage(event, inVsCode)) return undefined;
+  const parsed = hostToWebviewSchema.safeParse(event.data);
+  return parsed.success ? parsed.data : undefined;
+}
+
 export function createHost(inVsCode: boolean): Host {
   const onMessage: Host["onMessage"] = (listener) =>
     window.addEventListener("message", (event) => {
-      if (!isTrustedMessage(event, inVsCode)) return;
-      const data = event.data as { type?: unknown } | undefined;
-      if (data && typeof data.type === "string") listener(data as { type: string });
+      const message = readHostMessage(event, inVsCode);
+      if (message) listener(message);
     });
   if (inVsCode && typeof acquireVsCodeApi === "function") {
     const vscode = acquireVsCodeApi();
     const ready = new Promise<void>((resolve) => {
-      window.addEventListener("message", (event) => isTrustedMessage(event, true) && event.data?.type === "ready" && resolve());
+      window.addEventListener("message", (event) => readHostMessage(event, true)?.type === "ready" && resolve());
       vscode.postMessage({ type: "hello", origin: window.location.origin });
+      // An older host that never answers must not leave the panel blank.
       setTimeout(resolve, 3000);
     });
     return {
       ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
-      openFile: (relPath) => vscode.postMessage({ type: "openFile", path: relPath }),
       onMessage,
     };
   }

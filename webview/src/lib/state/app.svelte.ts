@@ -1,68 +1,56 @@
-// App-wide UI state: projects, the chat list, resolved settings, the model catalog, and the route.
-// Everything comes from the server; `/api/events` keeps every open UI in sync.
-import type { Chat } from "../../../../src/shared/chats";
-import type { CatalogModel } from "../../../../src/shared/gateway";
-import type { Project } from "../../../../src/shared/projects";
+// App-wide UI state: the route, and the resources every view shares (projects, the chat list,
+// resolved settings, the model catalog). Everything comes from the server; each resource reloads
+// only on the `/api/events` event that concerns it, and views listen for the ones they show.
+import type { AppEvent } from "../../../../src/shared/app-events";
 import type { ApiClient } from "../api/client";
 import type { Host } from "../api/host";
-
-export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab };
-export type SettingsTab = "providers" | "defaults" | "prompts" | "project";
-const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "project"];
-
-export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/");
-  if (parts[0] === "chat" && parts[1]) return { view: "chat", chatId: parts[1] };
-  if (parts[0] === "settings") {
-    const tab = SETTINGS_TABS.find((t) => t === parts[1]) ?? "providers";
-    return { view: "settings", tab };
-  }
-  return { view: "chats" };
-}
-
-export function routeHash(route: Route): string {
-  if (route.view === "chat") return `#/chat/${route.chatId}`;
-  if (route.view === "settings") return `#/settings/${route.tab}`;
-  return "#/";
-}
+import { parseRoute, routeHash, type Route } from "../route";
+import { ChatsState } from "./chats.svelte";
+import { ModelsState } from "./models.svelte";
+import { ProjectsState } from "./projects.svelte";
+import { SettingsState } from "./settings.svelte";
 
 export class AppState {
-  projects = $state.raw<Project[]>([]);
-  projectId = $state<string | undefined>();
-  chats = $state.raw<Chat[]>([]);
-  settings = $state.raw<Record<string, any>>({});
-  models = $state.raw<CatalogModel[]>([]);
-  modelsError = $state<string | undefined>();
+  readonly projects: ProjectsState;
+  readonly chats: ChatsState;
+  readonly settings: SettingsState;
+  readonly models: ModelsState;
   route = $state<Route>({ view: "chats" });
   loadError = $state<string | undefined>();
-  /** Bumped on every change event, so open views can refresh what they show. */
-  revision = $state(0);
-
-  project = $derived(this.projects.find((p) => p.id === this.projectId));
+  /** Whether `/api/events` is open: then a change made here comes back as an event. */
+  live = $state(false);
+  private readonly listeners = new Set<(event: AppEvent) => void>();
 
   constructor(
     readonly api: ApiClient,
     readonly host: Host,
-    private readonly preferredProjectId?: string,
-  ) {}
+    preferredProjectId?: string,
+  ) {
+    this.projects = new ProjectsState(api, preferredProjectId);
+    this.chats = new ChatsState(api, this.projects);
+    this.settings = new SettingsState(api, this.projects);
+    this.models = new ModelsState(api);
+  }
 
   async init(signal: AbortSignal): Promise<void> {
     this.route = parseRoute(window.location.hash);
     window.addEventListener("hashchange", () => (this.route = parseRoute(window.location.hash)));
     this.host.onMessage((message) => {
-      if (message.type === "openChat" && typeof message.chatId === "string") this.navigate({ view: "chat", chatId: message.chatId });
-      if (message.type === "navigate" && typeof message.hash === "string") window.location.hash = message.hash;
-      if (message.type === "refresh") void this.refreshChats();
+      if (message.type === "openChat") this.navigate({ view: "chat", chatId: message.chatId });
+      if (message.type === "navigate") window.location.hash = message.hash;
     });
     try {
-      this.projects = await this.api.get<Project[]>("/api/projects");
-      this.projectId = this.projects.find((p) => p.id === this.preferredProjectId)?.id ?? this.projects[0]?.id;
-      await Promise.all([this.refreshChats(), this.refreshSettings()]);
+      await this.projects.load();
+      await Promise.all([this.chats.load(), this.settings.load()]);
     } catch (error) {
       this.loadError = (error as Error).message;
     }
-    void this.loadModels();
-    this.api.subscribe((event) => this.onEvent(event.event), signal);
+    void this.models.load();
+    this.api.subscribe(
+      (event) => void this.onEvent(event).catch((error) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
+      signal,
+      (connected) => (this.live = connected),
+    );
   }
 
   navigate(route: Route): void {
@@ -70,51 +58,56 @@ export class AppState {
     this.route = route;
   }
 
-  async refreshChats(): Promise<void> {
-    if (!this.projectId) return;
-    this.chats = await this.api.get<Chat[]>(`/api/projects/${this.projectId}/chats`);
+  /**
+   * Runs a change, then `reread` only if no event will report it (the event stream is down): with
+   * the stream up, the event reloads exactly what the change touched, once, in every open UI.
+   */
+  async change<T>(request: () => Promise<T>, reread: () => Promise<unknown>): Promise<T> {
+    const result = await request();
+    if (!this.live) await reread();
+    return result;
   }
 
-  async refreshSettings(): Promise<void> {
-    const query = this.project ? `?projectDir=${encodeURIComponent(this.project.dir)}` : "";
-    this.settings = (await this.api.get<{ settings: Record<string, any> }>(`/api/settings/resolved${query}`)).settings;
-  }
-
-  async loadModels(): Promise<void> {
-    try {
-      this.models = await this.api.get<CatalogModel[]>("/api/providers/gateway/models?slice=text");
-      this.modelsError = undefined;
-    } catch (error) {
-      this.modelsError = (error as Error).message;
-    }
+  /** Subscribes a view's state to app events until the returned function is called. */
+  listen(listener: (event: AppEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   async selectProject(id: string): Promise<void> {
-    this.projectId = id;
+    this.projects.currentId = id;
     this.navigate({ view: "chats" });
-    await Promise.all([this.refreshChats(), this.refreshSettings()]);
+    await Promise.all([this.chats.load(), this.settings.load()]);
   }
 
   async newChat(modelId?: string): Promise<void> {
-    if (!this.projectId) return;
-    const lastModel = modelId ?? this.chats[0]?.modelId ?? this.settings.defaultModel;
-    const chat = await this.api.post<Chat>(`/api/projects/${this.projectId}/chats`, lastModel ? { modelId: lastModel } : {});
-    await this.refreshChats();
-    this.navigate({ view: "chat", chatId: chat.id });
+    const lastModel = modelId ?? this.chats.list[0]?.modelId ?? this.settings.value.defaultModel;
+    const chat = await this.change(() => this.chats.create(lastModel ?? undefined), () => this.chats.load());
+    if (chat) this.navigate({ view: "chat", chatId: chat.id });
   }
 
-  /** A project that appears after the first load (a folder registered late) becomes the current one if none is. */
-  private async reloadProjects(): Promise<void> {
-    this.projects = await this.api.get<Project[]>("/api/projects");
-    if (this.projectId) return;
-    this.projectId = this.projects.find((p) => p.id === this.preferredProjectId)?.id ?? this.projects[0]?.id;
-    await Promise.all([this.refreshChats(), this.refreshSettings()]);
+  /** Saves a change to the app settings layer; the status line waits for it, the views for the event. */
+  patchAppSettings(body: Parameters<SettingsState["patchApp"]>[0]) {
+    return this.change(() => this.settings.patchApp(body), () => this.rereadSettings());
   }
 
-  private onEvent(name: string): void {
-    if (name === "chats.changed") void this.refreshChats();
-    if (name === "settings.changed") void this.refreshSettings().then(() => this.loadModels());
-    if (name === "projects.changed") void this.reloadProjects();
-    this.revision++;
+  /** Saves a change to the current project's settings layer; answers with that layer. */
+  patchProjectSettings(body: Parameters<SettingsState["patchProject"]>[0]) {
+    return this.change(() => this.settings.patchProject(body), () => this.rereadSettings());
+  }
+
+  /** Reads the settings again, and the model list too when the gateway connection changed. */
+  async rereadSettings(): Promise<void> {
+    const before = this.settings.connection;
+    await this.settings.load();
+    if (this.settings.connection !== before) await this.models.load();
+  }
+
+  private async onEvent(event: AppEvent): Promise<void> {
+    for (const listener of this.listeners) listener(event);
+    if (this.chats.affectedBy(event)) await this.chats.load();
+    if (this.settings.affectedBy(event)) await this.rereadSettings();
+    // A project that appears after the first load (a folder registered late) becomes the current one if none is.
+    if (event.type === "projects.changed" && (await this.projects.load())) await Promise.all([this.chats.load(), this.settings.load()]);
   }
 }

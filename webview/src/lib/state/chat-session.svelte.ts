@@ -1,20 +1,23 @@
 // One open chat: its transcript from the server, the turn being streamed, stop and retry.
-import type { Chat, Message } from "../../../../src/shared/chats";
-import type { Usage, UsageTotals } from "../../../../src/shared/usage";
-import { ApiError, type ApiClient, type SseEvent } from "../api/client";
+import { z } from "zod";
+import type { ChatWithMessages } from "../../../../src/shared/api-routes";
+import type { AppEvent } from "../../../../src/shared/app-events";
+import type { StreamEvent } from "../../../../src/shared/stream-events";
+import type { Usage } from "../../../../src/shared/usage";
+import { ApiError, type ApiClient } from "../api/client";
 
-type ChatWithMessages = Chat & { messages: Message[]; usage: UsageTotals };
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
-export type OriginMismatch = { providerId: string; requestOrigin: string; savedOrigins: string[] };
+const originMismatchSchema = z.object({ providerId: z.string(), requestOrigin: z.string(), savedOrigins: z.array(z.string()).catch([]) });
+export type OriginMismatch = z.infer<typeof originMismatchSchema>;
 export type TurnError = { message: string; status?: number; retryable: boolean; originMismatch?: OriginMismatch };
 
 function originMismatchOf(error: unknown): OriginMismatch | undefined {
   if (!(error instanceof ApiError) || error.code !== "credential_origin_mismatch") return undefined;
-  const detail = error.issues?.[0] as Partial<OriginMismatch> | undefined;
-  return typeof detail?.providerId === "string" && typeof detail.requestOrigin === "string"
-    ? { providerId: detail.providerId, requestOrigin: detail.requestOrigin, savedOrigins: Array.isArray(detail.savedOrigins) ? detail.savedOrigins : [] }
-    : undefined;
+  const detail = originMismatchSchema.safeParse(error.issues?.[0]);
+  return detail.success ? detail.data : undefined;
 }
+
+type Sent = { content: string; modelId?: string; referencedPaths?: string[] };
 
 export class ChatSession {
   chat = $state.raw<ChatWithMessages | undefined>();
@@ -27,7 +30,7 @@ export class ChatSession {
   turnUsage = $state.raw<Usage | undefined>();
   error = $state.raw<TurnError | undefined>();
   private controller: AbortController | undefined;
-  private lastSent: { content: string; modelId?: string; referencedPaths?: string[] } | undefined;
+  private lastSent: Sent | undefined;
 
   constructor(
     private readonly api: ApiClient,
@@ -36,7 +39,7 @@ export class ChatSession {
 
   async load(): Promise<void> {
     try {
-      this.chat = await this.api.get<ChatWithMessages>(`/api/chats/${this.chatId}`);
+      this.chat = await this.api.call("GET /api/chats/:id", { params: { id: this.chatId } });
       this.loadError = undefined;
       // A turn that was still streaming when this UI (re)loaded: follow it to its end.
       const last = this.chat.messages.at(-1);
@@ -46,11 +49,20 @@ export class ChatSession {
     }
   }
 
+  /** Another UI changed this chat (title, model, a turn it ran): show the server's view. */
+  onAppEvent(event: AppEvent): void {
+    if (event.type !== "chats.changed" || this.streaming) return;
+    // No chatId: something changed in the project's chats at large, which may include this one.
+    const mine = event.data.chatId === undefined ? event.data.projectId === this.chat?.projectId : event.data.chatId === this.chatId;
+    if (mine) void this.load();
+  }
+
   async send(content: string, modelId?: string, referencedPaths?: string[]): Promise<void> {
     if (this.streaming || !content.trim()) return;
     // The model goes with it: a send refused before the turn began never saved it on the chat.
     this.lastSent = { content, modelId, referencedPaths };
-    await this.run("POST", `/api/chats/${this.chatId}/messages/stream`, { content, ...(modelId ? { modelId } : {}), ...(referencedPaths?.length ? { referencedPaths } : {}) }, content);
+    const body = { content, ...(modelId ? { modelId } : {}), ...(referencedPaths?.length ? { referencedPaths } : {}) };
+    await this.run("POST /api/chats/:id/messages/stream", body, content);
   }
 
   async retry(): Promise<void> {
@@ -58,7 +70,7 @@ export class ChatSession {
   }
 
   async stop(): Promise<void> {
-    await this.api.post(`/api/chats/${this.chatId}/cancel`).catch(() => {});
+    await this.api.call("POST /api/chats/:id/cancel", { params: { id: this.chatId } }).catch(() => {});
   }
 
   dispose(): void {
@@ -66,10 +78,10 @@ export class ChatSession {
   }
 
   private async follow(): Promise<void> {
-    await this.run("GET", `/api/chats/${this.chatId}/stream`, undefined, undefined);
+    await this.run("GET /api/chats/:id/stream", undefined, undefined);
   }
 
-  private async run(method: "GET" | "POST", path: string, body: unknown, userText: string | undefined): Promise<void> {
+  private async run(key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream", body: Sent | undefined, userText: string | undefined): Promise<void> {
     this.controller = new AbortController();
     this.streaming = true;
     this.pendingUser = userText;
@@ -78,7 +90,7 @@ export class ChatSession {
     this.turnUsage = undefined;
     this.error = undefined;
     try {
-      await this.api.stream(method, path, body, (event) => this.onEvent(event), this.controller.signal);
+      await this.api.chatStream(key, { params: { id: this.chatId }, body }, (event) => this.onEvent(event), this.controller.signal);
     } catch (error) {
       if (!this.controller.signal.aborted) {
         const originMismatch = originMismatchOf(error);
@@ -93,11 +105,10 @@ export class ChatSession {
     }
   }
 
-  private onEvent(event: SseEvent): void {
-    const data = event.data as Record<string, any>;
-    if (event.event === "text.delta") this.streamingText += data.text;
-    else if (event.event === "reasoning.delta") this.reasoning += data.text;
-    else if (event.event === "usage") this.turnUsage = data as Usage;
-    else if (event.event === "error") this.error = { message: data.message, status: data.status, retryable: data.retryable };
+  private onEvent(event: StreamEvent): void {
+    if (event.event === "text.delta") this.streamingText += event.data.text;
+    else if (event.event === "reasoning.delta") this.reasoning += event.data.text;
+    else if (event.event === "usage") this.turnUsage = event.data;
+    else if (event.event === "error") this.error = { message: event.data.message, status: event.data.status, retryable: event.data.retryable };
   }
 }

@@ -1,0 +1,128 @@
+// The /api routes the UI calls, each once: method and path, query, body and response schemas. The
+// webview client is derived from this table, so a path, a body or a result cannot drift unnoticed.
+import { z } from "zod";
+import { appEventSchemas } from "./app-events";
+import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
+import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
+import { createProjectBodySchema, projectSchema } from "./projects";
+import { promptSchema } from "./prompts";
+import {
+  appSettingsPatchSchema,
+  appSettingsShape,
+  modelEntrySchema,
+  projectSettingsPatchSchema,
+  projectSettingsShape,
+  providerEntrySchema,
+  resolvedSettingsShape,
+  storageBodySchema,
+} from "./settings";
+import { streamEventSchemas } from "./stream-events";
+import { usageTotalsSchema } from "./usage";
+
+// ---- Settings as responses show them (the zod counterparts of the SettingsView types) ----------
+
+/** A `providers`/`models` entry in a response: `apiKey` never, `hasApiKey` instead. */
+const redaction = { apiKey: z.never().optional(), hasApiKey: z.boolean() };
+export const redactedProviderSchema = providerEntrySchema.extend(redaction);
+export const redactedModelSchema = modelEntrySchema.extend(redaction);
+export type RedactedProvider = z.infer<typeof redactedProviderSchema>;
+export type RedactedModel = z.infer<typeof redactedModelSchema>;
+
+/** Every known key optional and typed, unknown keys kept: a layer may hold keys a newer version added. */
+function settingsViewSchema<S extends z.ZodRawShape>(shape: S) {
+  return z
+    .looseObject(shape)
+    .partial()
+    .extend({
+      providers: z.array(redactedProviderSchema).optional(),
+      models: z.array(redactedModelSchema).optional(),
+      /** The storage flag of a database-backed project layer stays on the server. */
+      __dbBacked: z.never().optional(),
+    });
+}
+export const appSettingsViewSchema = settingsViewSchema(appSettingsShape);
+export const projectSettingsViewSchema = settingsViewSchema(projectSettingsShape);
+export const resolvedSettingsViewSchema = settingsViewSchema(resolvedSettingsShape);
+export type AppSettingsViewData = z.infer<typeof appSettingsViewSchema>;
+export type ProjectSettingsViewData = z.infer<typeof projectSettingsViewSchema>;
+export type ResolvedSettingsViewData = z.infer<typeof resolvedSettingsViewSchema>;
+
+/** GET/PATCH /api/settings/project and PUT …/storage: the layer, where it is stored, and its damage. */
+export const projectSettingsAnswerSchema = z.object({
+  project: projectSettingsViewSchema,
+  path: z.string(),
+  dbBacked: z.boolean(),
+  /** The file could not be read; it is kept as it is and never overwritten. */
+  error: z.string().optional(),
+  issues: z.array(z.object({ key: z.string(), message: z.string() })).optional(),
+});
+export type ProjectSettingsAnswer = z.infer<typeof projectSettingsAnswerSchema>;
+
+// ---- Other response shapes no other module defines ----------------------------------------------
+
+export const chatWithMessagesSchema = chatSchema.extend({ messages: z.array(messageSchema), usage: usageTotalsSchema });
+export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
+
+/** A built-in prompt profile (GET /api/prompts/defaults). */
+export const promptProfileSchema = z.object({ id: z.string(), title: z.string(), systemMessage: z.string(), tag: z.literal("default") });
+export type PromptProfile = z.infer<typeof promptProfileSchema>;
+
+/** A signed-in gateway account; `label` is the first characters of its key. */
+export const gatewayAccountSchema = z.object({ id: z.string(), label: z.string(), createdAt: z.string(), active: z.boolean() });
+export type GatewayAccount = z.infer<typeof gatewayAccountSchema>;
+
+export const oauthStartBodySchema = z.strictObject({ returnTo: z.string().optional() });
+export const oauthStartAnswerSchema = z.object({ authorizeUrl: z.string(), state: z.string() });
+
+/** `?projectDir=`: an absolute path; optional where the route also answers without a project. */
+export const projectDirQuerySchema = z.object({ projectDir: z.string() });
+const optionalProjectDirQuery = z.object({ projectDir: z.string().optional() });
+
+/** 204 No Content. */
+const noContent = z.undefined();
+
+// ---- The route table ---------------------------------------------------------------------------
+
+export type RouteSpec = { query?: z.ZodType; body?: z.ZodType; response: z.ZodType };
+
+export const apiRoutes = {
+  "GET /api/projects": { response: z.array(projectSchema) },
+  "POST /api/projects": { body: createProjectBodySchema, response: projectSchema },
+
+  "GET /api/projects/:id/chats": { response: z.array(chatSchema) },
+  "POST /api/projects/:id/chats": { body: createChatBodySchema, response: chatSchema },
+  "GET /api/chats/:id": { response: chatWithMessagesSchema },
+  "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
+  "DELETE /api/chats/:id": { response: noContent },
+  "POST /api/chats/:id/cancel": { response: noContent },
+
+  "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },
+  "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },
+
+  "GET /api/settings/app": { response: appSettingsViewSchema },
+  "PATCH /api/settings/app": { body: appSettingsPatchSchema, response: appSettingsViewSchema },
+  "GET /api/settings/project": { query: projectDirQuerySchema, response: projectSettingsAnswerSchema },
+  "PATCH /api/settings/project": { query: projectDirQuerySchema, body: projectSettingsPatchSchema, response: projectSettingsAnswerSchema },
+  "PUT /api/settings/project/storage": { query: projectDirQuerySchema, body: storageBodySchema, response: projectSettingsAnswerSchema },
+  "GET /api/settings/resolved": { query: optionalProjectDirQuery, response: z.object({ settings: resolvedSettingsViewSchema }) },
+
+  "GET /api/providers/gateway/models": { query: z.object({ slice: modelSliceSchema.optional() }), response: z.array(catalogModelSchema) },
+  "GET /api/providers/gateway/credits": { response: creditsAnswerSchema },
+  "POST /api/providers/gateway/oauth/start": { body: oauthStartBodySchema, response: oauthStartAnswerSchema },
+  "GET /api/providers/gateway/accounts": { response: z.array(gatewayAccountSchema) },
+  "POST /api/providers/gateway/accounts/:id/activate": { response: noContent },
+  "DELETE /api/providers/gateway/accounts/:id": { response: noContent },
+} as const satisfies Record<string, RouteSpec>;
+
+export type ApiRouteKey = keyof typeof apiRoutes;
+
+/** Server-sent event streams: what each sends, by event name. */
+export const streamRoutes = {
+  "POST /api/chats/:id/messages/stream": { body: streamBodySchema, events: streamEventSchemas },
+  /** Follows the chat's live turn; 204 when none is live. */
+  "GET /api/chats/:id/stream": { events: streamEventSchemas },
+  /** `ready` is sent once when the stream opens. */
+  "GET /api/events": { events: { ...appEventSchemas, ready: z.object({}) } },
+} as const satisfies Record<string, { body?: z.ZodType; events: Record<string, z.ZodType> }>;
+
+export type StreamRouteKey = keyof typeof streamRoutes;

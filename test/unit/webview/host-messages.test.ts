@@ -1,0 +1,33 @@
+// The host <-> webview protocol: one discriminated union per direction, so each side refuses what
+// the other never sends.
+import assert from "node:assert/strict";
+import { hostToWebviewSchema, webviewToHostSchema } from "../../../src/shared/host-messages";
+import { parseRoute, routeHash } from "../../../webview/src/lib/route";
+
+describe("host messages", () => {
+  it("accepts what the extension host sends the webview", () => {
+    assert.ok(hostToWebviewSchema.safeParse({ type: "ready" }).success);
+    assert.ok(hostToWebviewSchema.safeParse({ type: "openChat", chatId: "c1" }).success);
+    assert.ok(hostToWebviewSchema.safeParse({ type: "navigate", hash: "#/settings/prompts" }).success);
+  });
+
+  it("refuses messages nobody sends, and known ones with the wrong fields", () => {
+    assert.equal(hostToWebviewSchema.safeParse({ type: "refresh" }).success, false);
+    assert.equal(hostToWebviewSchema.safeParse({ type: "openChat" }).success, false);
+    assert.equal(hostToWebviewSchema.safeParse({ type: "navigate", hash: "javascript:alert(1)" }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: "openFile", path: "a.ts" }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: "openExternal", url: "not a url" }).success, false);
+  });
+
+  it("accepts what the webview sends the host", () => {
+    assert.ok(webviewToHostSchema.safeParse({ type: "hello", origin: "vscode-webview://abc" }).success);
+    assert.ok(webviewToHostSchema.safeParse({ type: "openExternal", url: "https://gateway.example/authorize?x=1" }).success);
+  });
+
+  it("navigates only to routes the UI knows, and back to the same hash", () => {
+    assert.deepEqual(parseRoute("#/settings/prompts"), { view: "settings", tab: "prompts" });
+    assert.deepEqual(parseRoute("#/settings/nope"), { view: "settings", tab: "providers" });
+    assert.deepEqual(parseRoute("#/chat/c1"), { view: "chat", chatId: "c1" });
+    assert.equal(routeHash(parseRoute("#/settings/defaults")), "#/settings/defaults");
+  });
+});

@@ -1,0 +1,31 @@
+// The current project's chat list, newest first; reloaded when a chat of that project changes.
+import type { AppEvent } from "../../../../src/shared/app-events";
+import type { Chat } from "../../../../src/shared/chats";
+import type { ApiClient } from "../api/client";
+import type { ProjectsState } from "./projects.svelte";
+
+export class ChatsState {
+  list = $state.raw<Chat[]>([]);
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly projects: ProjectsState,
+  ) {}
+
+  async load(): Promise<void> {
+    const id = this.projects.currentId;
+    if (!id) return;
+    this.list = await this.api.call("GET /api/projects/:id/chats", { params: { id } });
+  }
+
+  /** Whether an app event changes what this list shows. */
+  affectedBy(event: AppEvent): boolean {
+    return event.type === "chats.changed" && event.data.projectId === this.projects.currentId;
+  }
+
+  async create(modelId: string | undefined): Promise<Chat | undefined> {
+    const id = this.projects.currentId;
+    if (!id) return undefined;
+    return this.api.call("POST /api/projects/:id/chats", { params: { id }, body: modelId ? { modelId } : {} });
+  }
+}
