@@ -89,3 +89,16 @@ export function addToTotals(totals: UsageTotals, usage: Usage): UsageTotals {
     turns: totals.turns + 1,
   };
 }
+
+/** Two steps of one turn as one usage: tokens add up; the cost is unknown if either is. */
+export function sumUsage(a: Usage, b: Usage): Usage {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    cachedTokens: a.cachedTokens + b.cachedTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    cost: a.cost === null || b.cost === null ? null : a.cost + b.cost,
+    costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate",
+  };
+}

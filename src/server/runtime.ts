@@ -27,6 +27,8 @@ import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
 import { ProjectScanner } from "../services/project-scan";
 import { Mentions } from "../services/mentions";
 import { ConnectionResolver } from "../services/connection-resolver";
+import { PendingInteractions } from "../tools/interactions";
+import { CheckpointsRepo } from "../store/checkpoints-repo";
 import { Credentials } from "../services/credentials";
 import { entryOrigin } from "../core/credential-binding";
 import { resolveLayers } from "../core/settings-merge";
@@ -78,6 +80,8 @@ export type Runtime = {
   scanner: ProjectScanner;
   mentions: Mentions;
   gatewayOAuth: GatewayOAuth;
+  interactions: PendingInteractions;
+  checkpoints: CheckpointsRepo;
   /** One-time upgrades that must finish before the first request (run by `listen`). */
   prepare(): Promise<void>;
   close(): void;
@@ -133,6 +137,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const scanner = new ProjectScanner();
   const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.find(snapshot, id) });
   const activeTurns = new ActiveTurns();
+  const interactions = new PendingInteractions();
+  const checkpoints = new CheckpointsRepo(db);
   const chatTurns = new ChatTurns({
     chats,
     messages,
@@ -146,6 +152,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     context: new PromptTurnContext(prompts, () => toolCatalog.allToolNames()),
     transaction,
     retryBaseMs: options.retryBaseMs,
+    interactions,
+    checkpoints,
   });
   return {
     home: options.home,
@@ -171,6 +179,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     toolCatalog,
     scanner,
     mentions: new Mentions({ scanner, toolCatalog, chats, recentModels }),
+    interactions,
+    checkpoints,
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     prepare: async () => {
       // Credentials stored before they were bound to origins: bind them to the origins in force now.

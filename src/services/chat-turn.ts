@@ -1,36 +1,54 @@
-// One chat turn, as the spec's stream route describes it: hydrate the model with its provider
-// connection, build the upstream messages (system prompt first, referenced files as user
-// messages), stream the completion, forward it as numbered events, and store both messages.
-import type { ResolvedSettings } from "../shared/settings";
-import type { ProjectSnapshot } from "./project-snapshot";
+// One chat turn, as the spec's stream route and the contract's agent loop (6.3) describe it: hydrate
+// the model with its provider connection, build the upstream messages (system prompt first, referenced
+// files as user messages), then stream steps: each step's tool calls run (gated, approved, confined)
+// and their results go back up, until a step calls no tool, the step limit or the budget is reached,
+// the user cancels, or the upstream fails. Everything is forwarded as numbered events and stored.
+import fs from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { ResolvedSettings } from "../shared/settings";
+import type { Usage } from "../shared/usage";
 import { conflict, invalid } from "../core/app-error";
 import { messageStatusFor } from "../core/finish-reason";
 import { modelEntries, userPricing } from "../core/model-entries";
-import { isRetryableFailure, MAX_RETRIES, retryDelayMs } from "../core/retry-policy";
-import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
-import type { UpstreamUsage } from "../core/upstream-chunk";
-import type { JsonObject } from "../core/settings-merge";
+import { assistantWithCalls, transcriptMessages } from "../core/transcript";
+import { effectivePricing, estimateUsage, normalizeUsage, sumUsage, type Pricing } from "../core/usage";
 import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
-import { streamChatCompletion, type UpstreamMessage } from "../providers/gateway/chat-completions";
-import { connectionSecrets, StreamDroppedError, UpstreamError } from "../providers/gateway/http";
-import { withoutSecret } from "../core/upstream-error";
+import type { UpstreamMessage } from "../providers/gateway/chat-completions";
 import type { ChatsRepo } from "../store/chats-repo";
+import type { CheckpointsRepo } from "../store/checkpoints-repo";
 import type { MessagesRepo } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
+import { gatesOf } from "../tools/gate";
+import type { PendingInteractions } from "../tools/interactions";
+import { offeredTools } from "../tools/offered-tools";
+import { runToolCall, type ToolRunContext } from "../tools/tool-runner";
 import type { ChatService } from "./chat-service";
 import type { ConnectionResolver, ResolvedConnection } from "./connection-resolver";
 import type { ModelCatalog } from "./model-catalog";
+import type { ProjectSnapshot } from "./project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import type { SettingsService } from "./settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
+import { streamStep, type StepOutcome } from "./upstream-step";
 import type { Logger } from "./logger";
 
+export const DEFAULT_MAX_STEPS = 50;
+/** The same failing call (same tool, same arguments) this often in one turn ends it. */
+export const MAX_SAME_FAILURES = 3;
+
+const stepLimit = (max: number) => ({ code: "step_limit", message: `the turn reached its limit of ${max} steps (Settings, chat.maxSteps)`, retryable: false });
+const overBudget = (budget: number) => ({ code: "budget_exceeded", message: `the turn reached its budget of $${budget} (Settings, chat.maxTurnCost)`, retryable: false });
+
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
-export type TurnContext = { systemMessages: UpstreamMessage[]; receipt?: Record<string, unknown>; requestExtras?: Record<string, unknown> };
+export type TurnContext = {
+  systemMessages: UpstreamMessage[];
+  receipt?: Record<string, unknown>;
+  requestExtras?: Record<string, unknown>;
+  /** The turn's effective tool set (allowlist, preset, then the gates; `off` removed). */
+  tools?: string[];
+};
 export interface TurnContextProvider {
   build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext>;
 }
@@ -50,24 +68,20 @@ export type ChatTurnDeps = {
   transaction: <T>(work: () => T) => T;
   /** Base of the exponential backoff between retries (tests shorten it). */
   retryBaseMs?: number;
+  interactions: PendingInteractions;
+  checkpoints: CheckpointsRepo;
 };
 
 export type PreparedTurn = {
   chat: Chat;
   project: ProjectRow;
+  /** The project's real path, where tools run. */
+  root: string;
   settings: ResolvedSettings;
   resolved: ResolvedConnection;
   files: ReferencedFile[];
   context: TurnContext;
   content: string;
-};
-
-type Outcome = {
-  text: string;
-  reasoning: string;
-  usage?: UpstreamUsage;
-  finishReason: string;
-  error?: { message: string; status?: number; retryable: boolean };
 };
 
 export class ChatTurns {
@@ -87,7 +101,7 @@ export class ChatTurns {
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
       this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
-    return { chat, project, settings, resolved, files, context, content: body.content };
+    return { chat, project, root: await fs.realpath(project.dir), settings, resolved, files, context, content: body.content };
   }
 
   /** Stores the user message, registers the live turn, and runs it to its end in the background. */
@@ -140,104 +154,125 @@ export class ChatTurns {
 
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
     this.deps.catalog.warm("text", resolved.connection);
-    const outcome = await this.stream(resolved, { model: resolved.modelId, messages, stream: true, ...context.requestExtras }, settings, signal, emit);
-    if (outcome.error) {
-      emit({
-        event: "error",
-        data: {
-          code: "upstream_error",
-          message: outcome.error.message,
-          ...(outcome.error.status !== undefined ? { status: outcome.error.status } : {}),
-          retryable: outcome.error.retryable,
+    const pricing = () =>
+      effectivePricing(userPricing(modelEntries(settings), resolved.modelId), this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined);
+    const tools = offeredTools(context.tools ?? [], gatesOf(settings));
+    const runTool = this.toolContext(prepared, turnId, signal, emit);
+    const maxSteps = settings.chat?.maxSteps ?? DEFAULT_MAX_STEPS;
+    const budget = settings.chat?.maxTurnCost ?? null;
+    const failures = new Map<string, number>();
+
+    let total: Usage | undefined;
+    let stepMessage = assistant;
+    let finishReason = "stop";
+    for (let step = 0; ; step++) {
+      const stopped = step >= maxSteps ? stepLimit(maxSteps) : budget !== null && (total?.cost ?? 0) >= budget ? overBudget(budget) : undefined;
+      if (stopped) {
+        emit({ event: "error", data: stopped });
+        this.deps.messages.update(stepMessage.id, { content: "", status: "error", usage: total ?? null, meta: { turnId, finishReason: "error", error: { message: stopped.message, retryable: false } } });
+        finishReason = "error";
+        break;
+      }
+      const outcome = await streamStep({
+        resolved,
+        body: { model: resolved.modelId, messages, stream: true, ...(tools.length > 0 ? { tools } : {}), ...context.requestExtras },
+        signal,
+        emit,
+        autoRetry: settings.chat?.autoRetryFailedSends !== false,
+        retryBaseMs: this.deps.retryBaseMs ?? 500,
+        callIdPrefix: `call_${turnId}_${step}`,
+      });
+      if (outcome.error) {
+        emit({ event: "error", data: { code: "upstream_error", message: outcome.error.message, ...(outcome.error.status !== undefined ? { status: outcome.error.status } : {}), retryable: outcome.error.retryable } });
+      }
+      const usage = this.stepUsage(outcome, messages, pricing());
+      emit({ event: "usage", data: usage });
+      total = total ? sumUsage(total, usage) : usage;
+      finishReason = outcome.finishReason;
+      const calls = outcome.toolCalls;
+      const last = calls.length === 0 || outcome.error !== undefined || signal.aborted;
+      // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
+      this.deps.messages.update(stepMessage.id, {
+        content: outcome.text,
+        status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
+        usage: last ? total : null,
+        meta: {
+          turnId,
+          finishReason: outcome.finishReason,
+          ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
+          ...(calls.length > 0 ? { toolCalls: calls } : {}),
         },
       });
-    }
-    const pricing = effectivePricing(
-      userPricing(modelEntries(settings), resolved.modelId),
-      this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined,
-    );
-    const usage = outcome.usage
-      ? normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`))
-      : estimateUsage(messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n"), outcome.text, pricing);
-    emit({ event: "usage", data: usage });
-    this.deps.messages.update(assistant.id, {
-      content: outcome.text,
-      status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
-      usage,
-      meta: {
-        finishReason: outcome.finishReason,
-        ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
-        ...(outcome.error ? { error: outcome.error } : {}),
-      },
-    });
-    emit({ event: "turn.end", data: { turnId, finishReason: outcome.finishReason } });
-  }
+      if (last) break;
 
-  /** Streams with retries for 429/5xx and unreachable gateways, but only before anything arrived. */
-  private async stream(
-    resolved: ResolvedConnection,
-    body: Parameters<typeof streamChatCompletion>[1],
-    settings: ResolvedSettings,
-    signal: AbortSignal,
-    emit: (event: StreamEvent) => void,
-  ): Promise<Outcome> {
-    const outcome: Outcome = { text: "", reasoning: "", finishReason: "stop" };
-    const autoRetry = settings.chat?.autoRetryFailedSends !== false;
-    let received = false;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        for await (const part of streamChatCompletion(resolved.connection, body, signal)) {
-          if (part.type === "text") {
-            received = true;
-            outcome.text += part.text;
-            emit({ event: "text.delta", data: { text: part.text } });
-          } else if (part.type === "reasoning") {
-            received = true;
-            outcome.reasoning += part.text;
-            emit({ event: "reasoning.delta", data: { text: part.text } });
-          } else if (part.type === "usage") {
-            outcome.usage = part.usage;
-          } else if (part.type === "finish") {
-            outcome.finishReason = part.reason;
-          } else if (part.type === "error") {
-            received = true;
-            const message = withoutSecret(part.message, connectionSecrets(resolved.connection));
-            outcome.error = { message, ...(part.status !== undefined ? { status: part.status } : {}), retryable: isRetryableFailure(part.status, message) };
-            outcome.finishReason = "error";
-          }
-        }
-        return outcome;
-      } catch (error) {
-        if (signal.aborted) return { ...outcome, finishReason: "cancelled" };
-        const status = error instanceof UpstreamError ? error.status : undefined;
-        const message =
-          error instanceof UpstreamError || error instanceof StreamDroppedError
-            ? error.message
-            : `cannot reach the gateway (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-        const retryable = isRetryableFailure(status, message);
-        // A stream cut before its first token may be sent again; one cut mid-answer is not resent.
-        if (!received && retryable && !(error instanceof StreamDroppedError) && autoRetry && attempt < MAX_RETRIES) {
-          const delay = retryDelayMs(attempt, this.deps.retryBaseMs ?? 500, error instanceof UpstreamError ? error.retryAfter : undefined);
-          try {
-            await sleep(delay, undefined, { signal });
-          } catch {
-            return { ...outcome, finishReason: "cancelled" };
-          }
-          continue;
-        }
-        return { ...outcome, finishReason: "error", error: { message, ...(status !== undefined ? { status } : {}), retryable } };
+      messages.push(assistantWithCalls(outcome.text, calls));
+      let cancelled = false;
+      for (const call of calls) {
+        const result = cancelled ? { ok: false, output: "the turn was cancelled", arguments: call.arguments } : await runToolCall(call, runTool);
+        if (signal.aborted) cancelled = true;
+        const content = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
+        this.deps.messages.append(chat.id, {
+          role: "tool",
+          content,
+          status: "complete",
+          meta: { turnId, callId: call.id, name: call.name, ok: result.ok, arguments: result.arguments },
+        });
+        messages.push({ role: "tool", tool_call_id: call.id, content });
+        const key = `${call.name}\n${call.arguments}`;
+        if (!result.ok) failures.set(key, (failures.get(key) ?? 0) + 1);
+      }
+      if (cancelled) {
+        finishReason = "cancelled";
+        break;
+      }
+      const repeated = [...failures.values()].some((count) => count >= MAX_SAME_FAILURES);
+      stepMessage = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+      if (repeated) {
+        const message = `the model repeated a failing tool call ${MAX_SAME_FAILURES} times; the turn stopped`;
+        emit({ event: "error", data: { code: "repeated_failure", message, retryable: false } });
+        this.deps.messages.update(stepMessage.id, { content: "", status: "error", usage: total ?? null, meta: { turnId, finishReason: "error", error: { message, retryable: false } } });
+        finishReason = "error";
+        break;
       }
     }
+    emit({ event: "turn.end", data: { turnId, finishReason } });
   }
 
-  /** The stored transcript as upstream messages; the turn's own empty assistant row is left out. */
-  private history(chatId: string, pendingAssistantId: string): UpstreamMessage[] {
-    const out: UpstreamMessage[] = [];
-    for (const message of this.deps.messages.listByChat(chatId)) {
-      if (message.id === pendingAssistantId) continue;
-      if (message.role === "user") out.push({ role: "user", content: message.content });
-      else if (message.role === "assistant" && message.content) out.push({ role: "assistant", content: message.content });
+  /** What the turn's tools run with: the project, the tool set and gates, approvals, checkpoints. */
+  private toolContext(prepared: PreparedTurn, turnId: string, signal: AbortSignal, emit: (event: StreamEvent) => void): ToolRunContext {
+    const { chat, project, settings, context } = prepared;
+    return {
+      chatId: chat.id,
+      root: prepared.root,
+      signal,
+      tools: new Set(context.tools ?? []),
+      gates: gatesOf(settings),
+      emit,
+      interactions: this.deps.interactions,
+      recordWrite: (path, before, after) => this.deps.checkpoints.record(turnId, chat.id, path, before, after),
+      rememberAllow: async (name) => {
+        await this.deps.settings.patchProject(project, { toolGates: { [name]: "allow" } });
+      },
+      logError: (line) => this.deps.log.error(line),
+    };
+  }
+
+  /** The step's usage as reported (clamped), or estimated when the server sent none. */
+  private stepUsage(outcome: StepOutcome, messages: UpstreamMessage[], pricing: Pricing | undefined): Usage {
+    if (outcome.usage) {
+      return normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`));
     }
-    return out;
+    const sent = messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+    return estimateUsage(sent, outcome.text + outcome.toolCalls.map((c) => c.arguments).join(""), pricing);
+  }
+
+  /**
+   * The stored transcript as upstream messages; the turn's own empty assistant row is left out. An
+   * assistant step's tool calls go up with it, each followed by its `tool` message; a call that never
+   * got a result (a turn cut off mid-step) is dropped, as upstream APIs refuse unanswered calls.
+   */
+  private history(chatId: string, pendingAssistantId: string): UpstreamMessage[] {
+    return transcriptMessages(this.deps.messages.listByChat(chatId).filter((m) => m.id !== pendingAssistantId));
   }
 }

@@ -1,5 +1,5 @@
 // The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, the model.
-import { NATIVE_TOOLS, type NativeTool } from "../tools/native-tools";
+import { NATIVE_TOOLS, type ToolParameters } from "../tools/native-tools";
 import { fileCatalog, fileFolder, FileMentions, rankMentions } from "../core/mention-search";
 import type { MentionCategory, MentionItem, RankedMention } from "../shared/mentions";
 import type { ChatsRepo } from "../store/chats-repo";
@@ -17,7 +17,7 @@ export type MentionDeps = {
 
 /** `@tool:firstArg=` and a pair of backticks for tools with known parameters (rule 17). */
 function toolInsertText(name: string, parameters: unknown): string {
-  const schema = parameters as NativeTool["parameters"] | undefined;
+  const schema = parameters as ToolParameters | undefined;
   const first = schema?.required?.[0] ?? Object.keys(schema?.properties ?? {})[0];
   return first ? `@${name}:${first}=\`\`` : `@${name}`;
 }

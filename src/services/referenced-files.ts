@@ -3,25 +3,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { invalid } from "../core/app-error";
+import { checkRelativePath, isInside } from "../core/project-path";
+
+export { checkRelativePath };
 
 export const MAX_REFERENCED_FILE_BYTES = 512 * 1024;
 
 export type ReferencedFile = { path: string; content: string };
-
-/** Normalises a project-relative path, or says why it is refused. Pure. */
-export function checkRelativePath(relPath: string): { ok: true; path: string } | { ok: false; reason: string } {
-  if (relPath.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
-  if (path.isAbsolute(relPath) || /^[a-zA-Z]:[\\/]/.test(relPath)) return { ok: false, reason: "must be relative to the project" };
-  const normalised = path.posix.normalize(relPath.replaceAll("\\", "/"));
-  if (normalised === ".." || normalised.startsWith("../")) return { ok: false, reason: "leads out of the project" };
-  if (normalised === "." || normalised === "") return { ok: false, reason: "names no file" };
-  return { ok: true, path: normalised };
-}
-
-function inside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
 
 export async function readReferencedFiles(projectDir: string, relPaths: string[]): Promise<ReferencedFile[]> {
   if (relPaths.length === 0) return [];
@@ -36,7 +24,7 @@ export async function readReferencedFiles(projectDir: string, relPaths: string[]
     } catch {
       throw invalid(`referenced path "${checked.path}" does not exist in the project`);
     }
-    if (!inside(root, real)) throw invalid(`referenced path "${checked.path}" leads out of the project`);
+    if (!isInside(root, real)) throw invalid(`referenced path "${checked.path}" leads out of the project`);
     const stat = await fs.stat(real);
     if (!stat.isFile()) throw invalid(`referenced path "${checked.path}" is not a file`);
     if (stat.size > MAX_REFERENCED_FILE_BYTES) throw invalid(`referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB`);

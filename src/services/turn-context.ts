@@ -1,6 +1,7 @@
 // What a turn sends besides the transcript. The prompt: the chat's `promptId`, else the selected
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
 // the project gate has the last word, and agent files and skills are injected when it allows.
+import { gatesOf } from "../tools/gate";
 import { effectiveChat } from "../core/effective-chat";
 import { NATIVE_TOOLS } from "../tools/native-tools";
 import type { Chat } from "../shared/chats";
@@ -28,7 +29,7 @@ export class PromptTurnContext implements TurnContextProvider {
       { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },
       prompt?.preset ?? null,
       {
-        gates: settings.tools ?? {},
+        gates: gatesOf(settings),
         agentFiles: settings.agentFiles !== false,
         skills: settings.skills !== false,
       },
@@ -47,6 +48,7 @@ export class PromptTurnContext implements TurnContextProvider {
 
     return {
       systemMessages,
+      tools: effective.tools,
       receipt: {
         prompt: prompt ? { id: prompt.id, scope: prompt.scope, title: prompt.title } : null,
         agent: agent?.name ?? null,

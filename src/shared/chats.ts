@@ -57,6 +57,35 @@ export type PatchChatBody = z.infer<typeof patchChatBodySchema>;
 export const messageStatusSchema = z.enum(["complete", "truncated", "streaming", "cancelled", "error", "interrupted"]);
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
+/**
+ * A message's kind-specific details. Loose: a turn may store keys a newer server added, and the UI
+ * must still show the message.
+ */
+export const messageMetaSchema = z.looseObject({
+  /** `file`: a user message that injected a referenced project file. */
+  kind: z.literal("file").optional(),
+  path: z.string().optional(),
+  /** On the user message of a turn that referenced files. */
+  referencedPaths: z.array(z.string()).optional(),
+  /** On the assistant message: why the model stopped, its reasoning, and the turn's error. */
+  finishReason: z.string().optional(),
+  reasoning: z.string().optional(),
+  error: z.object({ message: z.string(), status: z.number().int().optional(), retryable: z.boolean() }).optional(),
+  /** The turn the message belongs to (its checkpoints and Revert are per turn). */
+  turnId: z.string().optional(),
+  /** On an assistant step that called tools: the calls as the model made them (arguments as sent). */
+  toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+  /** On a `tool` message: which call it answers, and how it went. `content` holds the output. */
+  callId: z.string().optional(),
+  name: z.string().optional(),
+  ok: z.boolean().optional(),
+  /** The call's arguments, parsed, for the card (a `tool` message). */
+  arguments: z.unknown().optional(),
+  /** Set on the events and messages of tools a subagent ran. */
+  parentCallId: z.string().optional(),
+});
+export type MessageMeta = z.infer<typeof messageMetaSchema>;
+
 export const messageSchema = z.object({
   id: z.string(),
   chatId: z.string(),
@@ -67,7 +96,7 @@ export const messageSchema = z.object({
   modelId: z.string().nullable(),
   usage: usageSchema.nullable(),
   /** Kind-specific details: `{kind:"file", path}` for an injected file, reasoning text, errors, tool cards. */
-  meta: z.record(z.string(), z.unknown()).nullable(),
+  meta: messageMetaSchema.nullable(),
   createdAt: z.string(),
 });
 export type Message = z.infer<typeof messageSchema>;

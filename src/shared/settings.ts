@@ -40,6 +40,10 @@ export const chatDefaultsSchema = z.object({
   defaultPromptStyle: promptStyleSchema,
   enterInsertsNewline: z.boolean(),
   autoRetryFailedSends: z.boolean(),
+  /** The agent loop's step limit per turn (contract 6.3). */
+  maxSteps: z.number().int().min(1).max(1000),
+  /** No further step starts once a turn has cost this much (USD); null: no budget. */
+  maxTurnCost: z.number().positive().max(10_000).nullable(),
 });
 export type ChatDefaults = z.infer<typeof chatDefaultsSchema>;
 
@@ -54,6 +58,8 @@ const sharedShape = {
   agentFiles: z.boolean(),
   agentFileNames: z.array(z.string().min(1)),
   tags: z.array(z.string()),
+  /** Per-tool gates, the contract's key (`{"shell": "ask"}`); `tools` is the older name and still read. */
+  toolGates: z.record(z.string(), toolGateSchema),
   tools: z.record(z.string(), toolGateSchema),
   providers: z.array(providerEntrySchema),
   models: z.array(modelEntrySchema),

@@ -79,4 +79,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE chats ADD COLUMN last_event_id INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX messages_by_created ON messages(created_at);
   `,
+  /* 3: checkpoints: what each file a turn's tools wrote held before, so the turn can be reverted */ `
+  CREATE TABLE checkpoints (
+    turn_id TEXT NOT NULL,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    -- NULL: the turn created the file.
+    before BLOB,
+    after_sha256 TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (turn_id, path)
+  );
+  CREATE INDEX checkpoints_by_chat ON checkpoints(chat_id);
+  `,
 ];

@@ -1,6 +1,51 @@
-// Parley's native tools: the model-facing names a preset may list, their default gates, and what
-// the composer shows for them. MCP tools join them as `mcp__<server>__<tool>`.
+// Parley's native tools (contract, section 6.1): the model-facing names a preset, an allowlist, an
+// agent or a gate may list, their default gates, and their arguments. Each tool's arguments are one
+// zod schema, from which the JSON Schema sent upstream (and shown by the composer) is derived, so what
+// the model is told and what Parley accepts can never drift apart. MCP tools join them as
+// `mcp__<server>__<tool>`.
+import { z } from "zod";
 import type { ToolGate } from "../shared/settings";
+
+export const SHELL_MAX_TIMEOUT_MS = 600_000;
+
+export const shellArgsSchema = z.object({
+  cmd: z.string().min(1).describe("The command line, run with /bin/sh -c"),
+  cwd: z.string().optional().describe("Folder to run in, relative to the project (default: the project folder)"),
+  timeoutMs: z.number().int().positive().max(SHELL_MAX_TIMEOUT_MS).optional().describe("Time limit in milliseconds (default 120000)"),
+});
+
+export const FILE_ACTIONS = ["read", "list", "search", "write", "edit"] as const;
+
+export const fileArgsSchema = z.object({
+  action: z.enum(FILE_ACTIONS).describe("read, list, search, write or edit"),
+  path: z.string().optional().describe("Project-relative path (a folder for list and search)"),
+  offset: z.number().int().min(1).optional().describe("read: first line, 1-based"),
+  limit: z.number().int().min(1).max(10_000).optional().describe("read: how many lines; search: how many hits"),
+  pattern: z.string().min(1).optional().describe("search: a regular expression"),
+  glob: z.string().min(1).optional().describe("search: only files matching this glob, e.g. *.ts"),
+  content: z.string().optional().describe("write: the whole new content"),
+  oldText: z.string().min(1).optional().describe("edit: the exact text to replace"),
+  newText: z.string().optional().describe("edit: the replacement"),
+  replaceAll: z.boolean().optional().describe("edit: replace every occurrence instead of exactly one"),
+});
+
+export const subagentArgsSchema = z.object({
+  agent: z.string().min(1).describe("The name of a defined agent"),
+  task: z.string().min(1).describe("What the agent should do"),
+});
+
+export const reportProgressArgsSchema = z.object({ message: z.string().min(1).describe("A short progress note for the user") });
+
+export const taskItemSchema = z.object({ title: z.string().min(1), status: z.enum(["pending", "in_progress", "done"]) });
+export const taskArgsSchema = z.object({ items: z.array(taskItemSchema).max(200).describe("The whole task list, replacing the previous one") });
+
+export const askUserArgsSchema = z.object({
+  question: z.string().min(1).describe("The question"),
+  choices: z.array(z.string().min(1)).max(20).optional().describe("Answers to offer as buttons"),
+});
+
+/** A JSON Schema object as tools carry it (upstream `parameters`, MCP `inputSchema`). */
+export type ToolParameters = { type: "object"; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
 
 export type NativeTool = {
   name: string;
@@ -8,56 +53,35 @@ export type NativeTool = {
   defaultGate: ToolGate;
   /** Runs straight from the composer (`@shell …`) instead of going to the model. */
   directlyInvocable: boolean;
-  /** JSON Schema of the arguments. */
-  parameters: { type: "object"; properties: Record<string, { type: string; description: string }>; required?: string[] };
+  /** What Parley accepts. */
+  args: z.ZodType;
+  /** The same, as the JSON Schema the model and the composer see. */
+  parameters: ToolParameters;
 };
 
+function jsonSchema(schema: z.ZodType): ToolParameters {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return rest as ToolParameters;
+}
+
+function tool(name: string, description: string, defaultGate: ToolGate, args: z.ZodType, directlyInvocable = false): NativeTool {
+  return { name, description, defaultGate, directlyInvocable, args, parameters: jsonSchema(args) };
+}
+
 export const NATIVE_TOOLS: readonly NativeTool[] = [
-  {
-    name: "shell",
-    description: "Run a shell command in the project folder",
-    defaultGate: "ask",
-    directlyInvocable: true,
-    parameters: { type: "object", properties: { cmd: { type: "string", description: "The command line" }, cwd: { type: "string", description: "Folder, relative to the project" } }, required: ["cmd"] },
-  },
-  {
-    name: "file",
-    description: "Read, list, search and edit files in the project",
-    defaultGate: "allow",
-    directlyInvocable: false,
-    parameters: { type: "object", properties: { action: { type: "string", description: "read, list, search or write" }, path: { type: "string", description: "Project-relative path" } }, required: ["action"] },
-  },
-  {
-    name: "subagent",
-    description: "Hand a task to a defined agent and get its answer",
-    defaultGate: "allow",
-    directlyInvocable: false,
-    parameters: { type: "object", properties: { agent: { type: "string", description: "Agent name" }, task: { type: "string", description: "What to do" } }, required: ["agent", "task"] },
-  },
-  {
-    name: "report_progress",
-    description: "Tell the user how far a long task has come",
-    defaultGate: "allow",
-    directlyInvocable: false,
-    parameters: { type: "object", properties: { message: { type: "string", description: "Progress note" } }, required: ["message"] },
-  },
-  {
-    name: "task",
-    description: "Keep a task list for the current work",
-    defaultGate: "allow",
-    directlyInvocable: false,
-    parameters: { type: "object", properties: { items: { type: "string", description: "Tasks, one per line" } } },
-  },
-  {
-    name: "ask_user",
-    description: "Ask the user a question and wait for the answer",
-    defaultGate: "allow",
-    directlyInvocable: false,
-    parameters: { type: "object", properties: { question: { type: "string", description: "The question" } }, required: ["question"] },
-  },
+  tool("shell", "Run a shell command in the project folder and get its exit code and output", "ask", shellArgsSchema, true),
+  tool("file", "Read, list, search, write or edit files in the project", "ask", fileArgsSchema),
+  tool("subagent", "Hand a task to a defined agent and get its final answer", "allow", subagentArgsSchema),
+  tool("report_progress", "Tell the user how far a long task has come", "allow", reportProgressArgsSchema),
+  tool("task", "Keep the task list for the current work (send the whole list each time)", "allow", taskArgsSchema),
+  tool("ask_user", "Ask the user a question and wait for the answer", "allow", askUserArgsSchema),
 ];
 
 export const NATIVE_TOOL_NAMES: ReadonlySet<string> = new Set(NATIVE_TOOLS.map((t) => t.name));
+
+export function nativeTool(name: string): NativeTool | undefined {
+  return NATIVE_TOOLS.find((t) => t.name === name);
+}
 
 export function mcpToolId(serverSlug: string, tool: string): string {
   return `mcp__${serverSlug}__${tool}`;

@@ -4,7 +4,9 @@ import { createParser } from "eventsource-parser";
 import { interpretChunk, type ChunkPart } from "../../core/upstream-chunk";
 import { gatewayRequest, StreamDroppedError, upstreamFailure, type GatewayConnection } from "./http";
 
-export type UpstreamMessage = { role: "system" | "user" | "assistant" | "tool"; content: unknown; [key: string]: unknown };
+import type { UpstreamMessage } from "../../core/transcript";
+
+export type { UpstreamMessage };
 
 export type ChatCompletionBody = {
   model: string;

@@ -1,0 +1,32 @@
+// The stored transcript as the upstream messages of the next request (OpenAI chat format): user and
+// assistant text, and each assistant step's tool calls followed by their `tool` results. Pure.
+import type { Message } from "../shared/chats";
+
+export type UpstreamMessage = { role: "system" | "user" | "assistant" | "tool"; content: unknown; [key: string]: unknown };
+
+type Call = { id: string; name: string; arguments: string };
+
+/** An assistant message that called tools; `content` is null when the step said nothing. */
+export function assistantWithCalls(text: string, calls: readonly Call[]): UpstreamMessage {
+  return {
+    role: "assistant",
+    content: text || null,
+    tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments || "{}" } })),
+  };
+}
+
+export function transcriptMessages(messages: readonly Message[]): UpstreamMessage[] {
+  const answered = new Set(messages.filter((m) => m.role === "tool" && m.meta?.callId).map((m) => m.meta!.callId!));
+  const out: UpstreamMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.content });
+    else if (message.role === "assistant") {
+      const calls = (message.meta?.toolCalls ?? []).filter((call) => answered.has(call.id));
+      if (calls.length > 0) out.push(assistantWithCalls(message.content, calls));
+      else if (message.content) out.push({ role: "assistant", content: message.content });
+    } else if (message.role === "tool" && message.meta?.callId) {
+      out.push({ role: "tool", tool_call_id: message.meta.callId, content: message.content });
+    }
+  }
+  return out;
+}

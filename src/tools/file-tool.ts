@@ -1,0 +1,162 @@
+// The `file` tool: read, list, search, write and edit inside the project. Paths are confined (symlinks
+// resolved), writes are atomic and never touch `.app.json` or `.git/`, list and search honour
+// `.gitignore`, and every write hands the file's previous bytes to the turn's checkpoint first.
+import fs from "node:fs/promises";
+import path from "node:path";
+import ignore from "ignore";
+import type { z } from "zod";
+import { writeFileAtomic } from "../store/atomic-write";
+import { scanWithinBudget } from "../services/project-scan";
+import type { fileArgsSchema } from "./native-tools";
+import { resolveProjectPath } from "./project-files";
+import { ToolError } from "./tool-error";
+import { DEFAULT_OUTPUT_CAP_BYTES } from "./output-cap";
+
+export type FileArgs = z.infer<typeof fileArgsSchema>;
+
+/** Called before a write with what the file held (null: it did not exist) and what it will hold. */
+export type WriteRecorder = (relPath: string, before: Buffer | null, after: Buffer) => void | Promise<void>;
+
+export type FileToolOptions = { root: string; recordWrite?: WriteRecorder };
+
+const MAX_READ_BYTES = 10 * 1024 * 1024;
+const DEFAULT_READ_LINES = 2_000;
+const DEFAULT_SEARCH_HITS = 200;
+const MAX_LIST_ENTRIES = 5_000;
+const MAX_LINE_CHARS = 2_000;
+
+export async function runFileTool(args: FileArgs, options: FileToolOptions): Promise<string | { path: string; bytesBefore: number; bytesAfter: number }> {
+  switch (args.action) {
+    case "read":
+      return read(args, options.root);
+    case "list":
+      return list(args, options.root);
+    case "search":
+      return search(args, options.root);
+    case "write":
+      if (args.content === undefined) throw new ToolError("write needs `content`");
+      return write(options, args.path, () => Buffer.from(args.content!, "utf8"));
+    case "edit":
+      return edit(args, options);
+  }
+}
+
+async function readText(abs: string, rel: string): Promise<Buffer> {
+  let stat;
+  try {
+    stat = await fs.stat(abs);
+  } catch {
+    throw new ToolError(`"${rel}" does not exist`);
+  }
+  if (!stat.isFile()) throw new ToolError(`"${rel}" is not a file`);
+  if (stat.size > MAX_READ_BYTES) throw new ToolError(`"${rel}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB`);
+  const bytes = await fs.readFile(abs);
+  if (bytes.subarray(0, 8192).includes(0)) throw new ToolError(`"${rel}" is not a text file`);
+  return bytes;
+}
+
+/** Numbered lines, `offset` 1-based, capped like command output. */
+async function read(args: FileArgs, root: string): Promise<string> {
+  const { abs, rel } = await resolveProjectPath(root, args.path, "read");
+  const lines = (await readText(abs, rel)).toString("utf8").split("\n");
+  const start = (args.offset ?? 1) - 1;
+  const shown = lines.slice(start, start + (args.limit ?? DEFAULT_READ_LINES));
+  const width = String(start + shown.length).length;
+  let out = "";
+  for (let i = 0; i < shown.length; i++) {
+    const line = `${String(start + i + 1).padStart(width)}\t${shown[i]!.slice(0, MAX_LINE_CHARS)}\n`;
+    if (out.length + line.length > DEFAULT_OUTPUT_CAP_BYTES) {
+      out += `… (stopped at line ${start + i}; read on with offset ${start + i + 1})\n`;
+      break;
+    }
+    out += line;
+  }
+  if (start + shown.length < lines.length && !out.includes("read on with offset")) out += `… (${lines.length - start - shown.length} more lines; read on with offset ${start + shown.length + 1})\n`;
+  return out || "(empty)";
+}
+
+/** The project's files under a folder, as the @ popup lists them (`.gitignore` honoured). */
+async function listed(root: string, folder: string): Promise<string[]> {
+  const { paths } = await scanWithinBudget(root);
+  return folder ? paths.filter((p) => p.startsWith(`${folder}/`)) : paths;
+}
+
+async function list(args: FileArgs, root: string): Promise<string> {
+  const { rel } = await resolveProjectPath(root, args.path, "folder");
+  const paths = await listed(root, rel);
+  if (paths.length === 0) return "(no files)";
+  const shown = paths.slice(0, MAX_LIST_ENTRIES);
+  return shown.join("\n") + (paths.length > shown.length ? `\n… (${paths.length - shown.length} more)` : "");
+}
+
+async function search(args: FileArgs, root: string): Promise<string> {
+  if (!args.pattern) throw new ToolError("search needs `pattern` (a regular expression)");
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(args.pattern);
+  } catch (error) {
+    throw new ToolError(`the pattern is not a valid regular expression: ${(error as Error).message}`);
+  }
+  const { rel } = await resolveProjectPath(root, args.path, "folder");
+  const glob = args.glob ? ignore().add(args.glob) : undefined;
+  const limit = args.limit ?? DEFAULT_SEARCH_HITS;
+  const hits: string[] = [];
+  for (const file of await listed(root, rel)) {
+    if (glob && !glob.ignores(file)) continue;
+    const bytes = await fs.readFile(path.join(root, file)).catch(() => undefined);
+    if (!bytes || bytes.length > MAX_READ_BYTES) continue;
+    const lines = bytes.toString("utf8").split("\n");
+    for (let i = 0; i < lines.length && hits.length < limit; i++) {
+      const line = lines[i]!.length > MAX_LINE_CHARS ? lines[i]!.slice(0, MAX_LINE_CHARS) : lines[i]!;
+      if (pattern.test(line)) hits.push(`${file}:${i + 1}: ${line.trim()}`);
+    }
+    if (hits.length >= limit) return `${hits.join("\n")}\n… (stopped at ${limit} hits)`;
+  }
+  return hits.length > 0 ? hits.join("\n") : "(no matches)";
+}
+
+async function currentBytes(abs: string): Promise<Buffer | null> {
+  try {
+    const stat = await fs.stat(abs);
+    if (!stat.isFile()) throw new ToolError("the path names a folder, not a file");
+    return await fs.readFile(abs);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new ToolError(`cannot read the file (${(error as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/**
+ * Writes what `next` makes of the current bytes, atomically. The file is read again just before the
+ * rename: if something else changed it since, the write is refused rather than clobbering that change.
+ */
+async function write(options: FileToolOptions, relPath: string | undefined, next: (before: Buffer | null) => Buffer) {
+  const { abs, rel } = await resolveProjectPath(options.root, relPath, "write");
+  const before = await currentBytes(abs);
+  const after = next(before);
+  await fs.mkdir(path.dirname(abs), { recursive: true });
+  const now = await currentBytes(abs);
+  if (!sameBytes(before, now)) throw new ToolError(`"${rel}" changed while Parley was writing it; read it again and retry`);
+  await options.recordWrite?.(rel, before, after);
+  await writeFileAtomic(abs, after.toString("utf8"));
+  return { path: rel, bytesBefore: before?.length ?? 0, bytesAfter: after.length };
+}
+
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
+async function edit(args: FileArgs, options: FileToolOptions) {
+  if (!args.oldText) throw new ToolError("edit needs `oldText` (the exact text to replace)");
+  if (args.newText === undefined) throw new ToolError("edit needs `newText`");
+  return write(options, args.path, (before) => {
+    if (before === null) throw new ToolError(`"${args.path}" does not exist; use write to create it`);
+    if (before.subarray(0, 8192).includes(0)) throw new ToolError(`"${args.path}" is not a text file`);
+    const text = before.toString("utf8");
+    const count = text.split(args.oldText!).length - 1;
+    if (count === 0) throw new ToolError("`oldText` was not found in the file; read it again and copy the text exactly");
+    if (count > 1 && !args.replaceAll) throw new ToolError(`\`oldText\` occurs ${count} times; add surrounding lines to make it unique, or set replaceAll`);
+    return Buffer.from(args.replaceAll ? text.split(args.oldText!).join(args.newText!) : text.replace(args.oldText!, () => args.newText!), "utf8");
+  });
+}

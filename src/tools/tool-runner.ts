@@ -1,0 +1,117 @@
+// One tool call, start to end (contract 6.1 to 6.3): `tool.call`, the checks (in the turn's tool set,
+// not `off`, known, arguments valid), the gate (`ask`: `tool.approval` and wait), the run, and
+// `tool.result`. Whatever goes wrong becomes a failed result the model can read; nothing here throws.
+import type { z } from "zod";
+import type { StreamEvent } from "../shared/stream-events";
+import type { ToolGate } from "../shared/settings";
+import { runFileTool, type WriteRecorder } from "./file-tool";
+import { needsApproval, toolGate } from "./gate";
+import type { PendingInteractions } from "./interactions";
+import { askUserArgsSchema, fileArgsSchema, nativeTool, reportProgressArgsSchema, shellArgsSchema, taskArgsSchema } from "./native-tools";
+import { runShell } from "./shell";
+import { ToolError } from "./tool-error";
+
+export type ToolCallRequest = { id: string; name: string; arguments: string };
+export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown };
+
+export type ToolRunContext = {
+  chatId: string;
+  /** The project's real path. */
+  root: string;
+  signal: AbortSignal;
+  /** The turn's effective tool set (allowlist, preset, gates); anything else is refused. */
+  tools: ReadonlySet<string>;
+  gates: Record<string, ToolGate>;
+  emit: (event: StreamEvent) => void;
+  interactions: PendingInteractions;
+  recordWrite: WriteRecorder;
+  /** `remember` on an approval: the project's gate for the tool becomes `allow`. */
+  rememberAllow: (name: string) => Promise<void>;
+  logError: (line: string) => void;
+  /** Set for the calls a subagent makes. */
+  parentCallId?: string;
+};
+
+export const DENIED_OUTPUT = "The user denied this call.";
+
+/** Tools whose implementation arrives with a later change: known names, never offered upstream yet. */
+export const NOT_YET_RUNNABLE: ReadonlySet<string> = new Set(["subagent"]);
+
+function parseArguments(text: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ToolError("the arguments are not valid JSON");
+  }
+}
+
+function validate<S extends z.ZodType>(schema: S, args: unknown, name: string): z.infer<S> {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ");
+  throw new ToolError(`the arguments do not fit ${name}'s schema: ${reasons}`);
+}
+
+export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolOutcome> {
+  const parent = ctx.parentCallId ? { parentCallId: ctx.parentCallId } : {};
+  let args: unknown = call.arguments;
+  let outcome: { ok: boolean; output: unknown };
+  try {
+    args = parseArguments(call.arguments);
+  } catch {
+    // Shown as sent; the failure is reported below.
+  }
+  ctx.emit({ event: "tool.call", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
+  try {
+    outcome = { ok: true, output: await checkAndRun(call, ctx, parent) };
+  } catch (error) {
+    if (error instanceof ToolError) outcome = { ok: false, output: error.message };
+    else {
+      ctx.logError(`tool ${call.name} failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
+      outcome = { ok: false, output: `the tool failed: ${(error as Error).message}` };
+    }
+  }
+  ctx.emit({ event: "tool.result", data: { callId: call.id, name: call.name, ok: outcome.ok, output: outcome.output, ...parent } });
+  return { ...outcome, arguments: args };
+}
+
+async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
+  const tool = nativeTool(call.name);
+  const gate = toolGate(call.name, ctx.gates);
+  if (!ctx.tools.has(call.name) || gate === "off" || NOT_YET_RUNNABLE.has(call.name)) {
+    throw new ToolError(`the tool "${call.name}" is not available in this chat`);
+  }
+  if (!tool) throw new ToolError(`unknown tool "${call.name}"`);
+  const args = validate(tool.args, parseArguments(call.arguments), call.name);
+  if (ctx.signal.aborted) throw new ToolError("the turn was cancelled");
+  if (needsApproval(call.name, gate, args)) {
+    ctx.emit({ event: "tool.approval", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
+    const approval = await ctx.interactions.waitForApproval(ctx.chatId, call.id, ctx.signal);
+    if (approval.decision === "deny") throw new ToolError(DENIED_OUTPUT);
+    if (approval.remember) await ctx.rememberAllow(call.name);
+  }
+  return execute(call, args, ctx, parent);
+}
+
+async function execute(call: ToolCallRequest, args: unknown, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
+  switch (call.name) {
+    case "shell":
+      return runShell(args as z.infer<typeof shellArgsSchema>, { root: ctx.root, signal: ctx.signal });
+    case "file":
+      return runFileTool(args as z.infer<typeof fileArgsSchema>, { root: ctx.root, recordWrite: ctx.recordWrite });
+    case "report_progress":
+      ctx.emit({ event: "progress", data: { message: (args as z.infer<typeof reportProgressArgsSchema>).message } });
+      return "ok";
+    case "task":
+      ctx.emit({ event: "task.update", data: { items: (args as z.infer<typeof taskArgsSchema>).items } });
+      return "ok";
+    case "ask_user": {
+      const { question, choices } = args as z.infer<typeof askUserArgsSchema>;
+      ctx.emit({ event: "tool.question", data: { callId: call.id, question, ...(choices ? { choices } : {}), ...parent } });
+      return ctx.interactions.waitForAnswer(ctx.chatId, call.id, ctx.signal);
+    }
+    default:
+      throw new ToolError(`the tool "${call.name}" cannot run here`);
+  }
+}
