@@ -18,6 +18,7 @@ import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
 import { promptRoutes } from "./routes/prompts";
 import { agentRoutes } from "./routes/agents";
 import { mentionRoutes } from "./routes/mentions";
+import { toolRoutes } from "./routes/tools";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -70,6 +71,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(promptRoutes(runtime));
   app.use(agentRoutes(runtime));
   app.use(mentionRoutes(runtime));
+  app.use(toolRoutes(runtime));
   app.use(apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

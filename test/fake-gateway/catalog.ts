@@ -21,6 +21,9 @@ export const TEXT_MODELS: RawModel[] = [
   model("fake/reasoner", "Fake: Reasoner", "0.000003", "0.000015"),
   // Every answer stops at the token limit (finish_reason "length"), to see how a cut answer shows.
   model("fake/short", "Fake: Cut off at the token limit", "0.000001", "0.000002"),
+  // Calls Parley's tools when told to ("shell: ls", "write: a.txt hello", "edit: a.txt old => new",
+  // "ask: question?", "tasks: a, b") and answers with what the last tool said.
+  model("fake/tools", "Fake: Uses tools", "0.000001", "0.000002"),
   // For benchmarks: numbered pieces ("t0 t1 …") sent as fast as possible, so order and loss can be checked.
   model("fake/fast", "Fake: 20 quick pieces", "0.000001", "0.000002"),
   model("fake/burst", "Fake: 2000 quick pieces", "0.000001", "0.000002"),

@@ -41,6 +41,11 @@ export type Scenario =
       dropAfter?: number;
       cachedTokens?: number;
       reasoningTokens?: number;
+      /**
+       * Tool calls after the text, streamed as a real server does: each call's id and name first, its
+       * JSON arguments in three pieces, the calls interleaved by index; then finish_reason "tool_calls".
+       */
+      toolCalls?: { name: string; arguments: unknown; id?: string }[];
     }
   /** Bytes exactly as given, written in pieces (every `chunkBytes`, or cut at `splitAt` offsets). */
   | { kind: "raw"; body: string; chunkBytes?: number; splitAt?: number[]; delayMs?: number; latin1?: boolean };
@@ -235,7 +240,19 @@ export class FakeGateway {
       }
     }
     if (!alive()) return;
-    res.write(chunk({}, scenario.finishReason ?? "stop"));
+    const calls = scenario.toolCalls ?? [];
+    const argTexts = calls.map((c) => (typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments)));
+    calls.forEach((call, index) => {
+      res.write(chunk({ tool_calls: [{ index, id: call.id ?? `call_${randomBytes(4).toString("hex")}`, type: "function", function: { name: call.name, arguments: "" } }] }));
+    });
+    for (let piece = 0; piece < 3; piece++) {
+      argTexts.forEach((text, index) => {
+        const size = Math.ceil(text.length / 3);
+        const part = text.slice(piece * size, (piece + 1) * size);
+        if (part) res.write(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+      });
+    }
+    res.write(chunk({}, calls.length > 0 ? "tool_calls" : (scenario.finishReason ?? "stop")));
     const asked = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     if (!scenario.noUsage && (asked || !this.dialect.usageOnlyWhenAsked)) {
       const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
@@ -266,6 +283,7 @@ export class FakeGateway {
     if (model.id === "fake/fast") return { kind: "reply", pieces: numberedPieces(20) };
     if (model.id === "fake/burst") return { kind: "reply", pieces: numberedPieces(2000) };
     if (model.id === "fake/reasoner") return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
+    if (model.id === "fake/tools") return toolScenario(messages);
     if (model.id === "fake/short") return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
   }
@@ -387,3 +405,29 @@ export function numberedPieces(count: number): string[] {
 }
 
 type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };
+
+/** `fake/tools`: a tool call for a command in the last user message, or an answer to the last tool result. */
+export function toolScenario(messages: { role: string; content: unknown }[]): Scenario {
+  const last = messages.at(-1);
+  if (last?.role === "tool") return { kind: "reply", text: `Tool said: ${String(last.content).slice(0, 500)}` };
+  const said = typeof last?.content === "string" ? last.content.trim() : "";
+  const command = /^(\w+):\s*([\s\S]*)$/.exec(said);
+  if (!command) return { kind: "reply", text: `You said: ${said}` };
+  const [, verb, rest] = command as unknown as [string, string, string];
+  if (verb === "shell") return { kind: "reply", text: "Running it. ", toolCalls: [{ name: "shell", arguments: { cmd: rest } }] };
+  if (verb === "write") {
+    const [path, ...content] = rest.split(" ");
+    return { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "write", path, content: content.join(" ") } }] };
+  }
+  if (verb === "edit") {
+    const [path, change = ""] = [rest.slice(0, rest.indexOf(" ")), rest.slice(rest.indexOf(" ") + 1)];
+    const [oldText, newText] = change.split(" => ");
+    return { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "edit", path, oldText, newText } }] };
+  }
+  if (verb === "ask") return { kind: "reply", toolCalls: [{ name: "ask_user", arguments: { question: rest, choices: ["yes", "no"] } }] };
+  if (verb === "tasks") {
+    const items = rest.split(",").map((title, i) => ({ title: title.trim(), status: i === 0 ? "in_progress" : "pending" }));
+    return { kind: "reply", toolCalls: [{ name: "task", arguments: { items } }, { name: "report_progress", arguments: { message: `working on ${items[0]!.title}` } }] };
+  }
+  return { kind: "reply", text: `You said: ${said}` };
+}

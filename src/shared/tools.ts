@@ -1,0 +1,21 @@
+// Tool routes' shapes: approvals, answers, reverts, and the project's tool catalog.
+import { z } from "zod";
+import { toolGateSchema } from "./settings";
+
+export const approvalBodySchema = z.strictObject({ decision: z.enum(["allow", "deny"]), remember: z.boolean().optional() });
+export const answerBodySchema = z.strictObject({ answer: z.string().max(100_000) });
+export const revertBodySchema = z.strictObject({ force: z.boolean().optional() });
+
+export const revertResultSchema = z.object({ restored: z.array(z.string()), removed: z.array(z.string()) });
+export type RevertResult = z.infer<typeof revertResultSchema>;
+
+export const catalogToolSchema = z.object({
+  name: z.string(),
+  kind: z.enum(["native", "mcp"]),
+  description: z.string(),
+  parameters: z.unknown().optional(),
+  serverId: z.string().optional(),
+  server: z.string().optional(),
+  gate: toolGateSchema,
+});
+export type CatalogTool = z.infer<typeof catalogToolSchema>;
