@@ -216,7 +216,7 @@ export class ChatTurns {
           role: "tool",
           content,
           status: "complete",
-          meta: { turnId, callId: call.id, name: call.name, ok: result.ok, arguments: result.arguments },
+          meta: { turnId, callId: call.id, name: call.name, ok: result.ok, arguments: result.arguments, ...(result.diff ? { diff: result.diff } : {}) },
         });
         messages.push({ role: "tool", tool_call_id: call.id, content });
         const key = `${call.name}\n${call.arguments}`;

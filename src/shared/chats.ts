@@ -81,6 +81,8 @@ export const messageMetaSchema = z.looseObject({
   ok: z.boolean().optional(),
   /** The call's arguments, parsed, for the card (a `tool` message). */
   arguments: z.unknown().optional(),
+  /** The unified diff of the files the call wrote, for the file change card. */
+  diff: z.string().optional(),
   /** Set on the events and messages of tools a subagent ran. */
   parentCallId: z.string().optional(),
 });

@@ -9,10 +9,11 @@ import { needsApproval, toolGate } from "./gate";
 import type { PendingInteractions } from "./interactions";
 import { askUserArgsSchema, fileArgsSchema, nativeTool, reportProgressArgsSchema, shellArgsSchema, taskArgsSchema } from "./native-tools";
 import { runShell } from "./shell";
+import { unifiedDiff } from "./unified-diff";
 import { ToolError } from "./tool-error";
 
 export type ToolCallRequest = { id: string; name: string; arguments: string };
-export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown };
+export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown; diff?: string };
 
 export type ToolRunContext = {
   chatId: string;
@@ -57,6 +58,16 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
   const parent = ctx.parentCallId ? { parentCallId: ctx.parentCallId } : {};
   let args: unknown = call.arguments;
   let outcome: { ok: boolean; output: unknown };
+  // The call's writes, as a diff for the file change card.
+  const diffs: string[] = [];
+  const record = ctx.recordWrite;
+  ctx = {
+    ...ctx,
+    recordWrite: async (relPath, before, after) => {
+      await record(relPath, before, after);
+      diffs.push(unifiedDiff(relPath, before, after));
+    },
+  };
   try {
     args = parseArguments(call.arguments);
   } catch {
@@ -72,8 +83,9 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
       outcome = { ok: false, output: `the tool failed: ${(error as Error).message}` };
     }
   }
-  ctx.emit({ event: "tool.result", data: { callId: call.id, name: call.name, ok: outcome.ok, output: outcome.output, ...parent } });
-  return { ...outcome, arguments: args };
+  const diff = outcome.ok && diffs.length > 0 ? diffs.join("") : undefined;
+  ctx.emit({ event: "tool.result", data: { callId: call.id, name: call.name, ok: outcome.ok, output: outcome.output, ...(diff ? { diff } : {}), ...parent } });
+  return { ...outcome, arguments: args, ...(diff ? { diff } : {}) };
 }
 
 async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {

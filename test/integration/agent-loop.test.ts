@@ -96,7 +96,11 @@ describe("agent loop", function () {
     const chat = await newChat(f, { modelId: "fake/tools" });
     const edit = await turn("edit: notes.txt beta => gamma", () => assert.fail("file is allowed"), chat.id);
     assert.equal(fs.readFileSync(file, "utf8"), "alpha gamma\n");
-    assert.deepEqual(edit.events.find((e) => e.event === "tool.result")!.data.output, { path: "notes.txt", bytesBefore: 11, bytesAfter: 12 });
+    const editResult = edit.events.find((e) => e.event === "tool.result")!.data;
+    assert.deepEqual(editResult.output, { path: "notes.txt", bytesBefore: 11, bytesAfter: 12 });
+    assert.match(editResult.diff, /--- a\/notes\.txt\n\+\+\+ b\/notes\.txt[\s\S]*-alpha beta\n\+alpha gamma/);
+    const storedTool = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.find((m: any) => m.role === "tool");
+    assert.equal(storedTool.meta.diff, editResult.diff, "the card's diff comes back after a reload");
     const turnId = edit.events[0]!.data.turnId;
     const created = await turn("write: new/made.txt fresh file", () => undefined, chat.id);
     assert.equal(fs.readFileSync(path.join(f.s.projectDir, "new/made.txt"), "utf8"), "fresh file");
