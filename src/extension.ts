@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { registerCommands } from "./host/commands";
 import { ParleyHost } from "./host/parley-host";
+import { registerBeforeContent } from "./host/diff-editor";
 import { ParleyViewProvider, VIEW_ID } from "./host/view-provider";
 
 let host: ParleyHost | undefined;
@@ -9,6 +10,8 @@ let host: ParleyHost | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   host = new ParleyHost(context);
   await host.start();
+  const started = host;
+  registerBeforeContent(context, () => started.services);
   const view = new ParleyViewProvider(context, host);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(VIEW_ID, view));
   registerCommands(context, host, view);

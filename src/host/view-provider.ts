@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { webviewToHostSchema, type HostToWebview } from "../shared/host-messages";
 import type { ParleyHost } from "./parley-host";
 import { assetsFromManifest, webviewHtml } from "./webview-html";
+import { openTurnDiff } from "./diff-editor";
 
 export const VIEW_ID = "parley.chat";
 
@@ -58,6 +59,11 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
         break;
       case "openExternal":
         await vscode.env.openExternal(vscode.Uri.parse(message.url));
+        break;
+      case "openDiff":
+        await openTurnDiff(this.host.services, message.chatId, message.turnId, message.path).catch((error) => {
+          void vscode.window.showErrorMessage(`Parley: cannot open the diff (${(error as Error).message})`);
+        });
         break;
     }
   }

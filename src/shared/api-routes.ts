@@ -17,6 +17,7 @@ import {
   storageBodySchema,
 } from "./settings";
 import { streamEventSchemas } from "./stream-events";
+import { answerBodySchema, approvalBodySchema, catalogToolSchema, revertBodySchema, revertResultSchema } from "./tools";
 import { usageTotalsSchema } from "./usage";
 
 // ---- Settings as responses show them (the zod counterparts of the SettingsView types) ----------
@@ -95,6 +96,13 @@ export const apiRoutes = {
   "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
   "DELETE /api/chats/:id": { response: noContent },
   "POST /api/chats/:id/cancel": { response: noContent },
+  /** Answers a `tool.approval` of the chat's waiting turn (`:call` is its callId). */
+  "POST /api/chats/:id/approvals/:call": { body: approvalBodySchema, response: noContent },
+  /** Answers a `tool.question` (ask_user) of the chat's waiting turn. */
+  "POST /api/chats/:id/answers/:call": { body: answerBodySchema, response: noContent },
+  /** Restores the files a turn changed; 409 `conflict` (issues `[{path}]`) when one changed since, unless forced. */
+  "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema, response: revertResultSchema },
+  "GET /api/tools/catalog": { query: optionalProjectDirQuery, response: z.array(catalogToolSchema) },
 
   "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },
   "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },

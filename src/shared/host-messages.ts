@@ -19,5 +19,7 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), origin: z.string() }),
   /** Open a URL in the system browser (sign-in with the gateway). */
   z.object({ type: z.literal("openExternal"), url: z.url() }),
+  /** Open an editor diff of a file a turn changed (the file change card's "Open diff"). */
+  z.object({ type: z.literal("openDiff"), chatId: z.string().min(1), turnId: z.string().min(1), path: z.string().min(1) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

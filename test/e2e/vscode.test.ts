@@ -76,6 +76,18 @@ describe("Parley in a real VS Code (code-server)", function () {
     await screenshot(page, "vscode-02-answer");
   });
 
+  it("asks before a shell call in the panel, and runs it on Allow", async () => {
+    await panel.getByRole("link", { name: "Back to chats" }).click();
+    await panel.getByRole("button", { name: "New chat" }).click();
+    await panel.getByLabel("Model").selectOption("fake/tools");
+    await panel.getByLabel("Message").fill("shell: echo approved-in-vscode");
+    await panel.getByLabel("Message").press("Enter");
+    const card = panel.getByRole("group", { name: "shell", exact: true });
+    await card.getByRole("button", { name: "Allow" }).click();
+    await panel.locator(".message.assistant", { hasText: "approved-in-vscode" }).first().waitFor();
+    await screenshot(page, "vscode-05-tool-card");
+  });
+
   it("runs New Chat from the command palette and the panel opens it", async () => {
     await runCommand(page, "Parley: New Chat");
     await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();

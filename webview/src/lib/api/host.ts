@@ -8,6 +8,8 @@ export interface Host {
   ready(): Promise<void>;
   /** Opens a URL outside the UI (system browser in VS Code, a popup in a browser tab). */
   openExternal(url: string): void;
+  /** Opens an editor diff of a file a turn changed; absent in a browser (the UI hides "Open diff"). */
+  openDiff?(chatId: string, turnId: string, path: string): void;
   /** Messages from the host (for example "open this chat" after the New Chat command). */
   onMessage(listener: (message: HostToWebview) => void): void;
 }
@@ -49,6 +51,7 @@ export function createHost(inVsCode: boolean): Host {
     return {
       ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
+      openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
       onMessage,
     };
   }

@@ -1,10 +1,12 @@
-// One open chat: its transcript from the server, the turn being streamed, stop and retry.
+// One open chat: its transcript from the server, the turn being streamed (text and tool cards),
+// approvals and answers for its waiting tool calls, stop and retry.
 import { z } from "zod";
 import type { ChatWithMessages } from "../../../../src/shared/api-routes";
 import type { AppEvent } from "../../../../src/shared/app-events";
 import type { StreamEvent } from "../../../../src/shared/stream-events";
 import type { Usage } from "../../../../src/shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
+import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
 const originMismatchSchema = z.object({ providerId: z.string(), requestOrigin: z.string(), savedOrigins: z.array(z.string()).catch([]) });
@@ -24,8 +26,8 @@ export class ChatSession {
   loadError = $state<string | undefined>();
   /** The turn being streamed, shown until the stored messages replace it. */
   pendingUser = $state<string | undefined>();
-  streamingText = $state("");
-  reasoning = $state("");
+  /** The streamed turn's text, tool cards, tasks and status line. */
+  live = $state.raw<LiveTurn>(emptyTurn());
   streaming = $state(false);
   turnUsage = $state.raw<Usage | undefined>();
   error = $state.raw<TurnError | undefined>();
@@ -38,15 +40,27 @@ export class ChatSession {
   ) {}
 
   async load(): Promise<void> {
+    this.apply(await this.read());
+  }
+
+  private async read(): Promise<{ chat: ChatWithMessages } | { error: string }> {
     try {
-      this.chat = await this.api.call("GET /api/chats/:id", { params: { id: this.chatId } });
-      this.loadError = undefined;
-      // A turn that was still streaming when this UI (re)loaded: follow it to its end.
-      const last = this.chat.messages.at(-1);
-      if (last?.role === "assistant" && last.status === "streaming" && !this.streaming) void this.follow();
+      return { chat: await this.api.call("GET /api/chats/:id", { params: { id: this.chatId } }) };
     } catch (error) {
-      this.loadError = (error as Error).message;
+      return { error: (error as Error).message };
     }
+  }
+
+  private apply(read: { chat: ChatWithMessages } | { error: string }): void {
+    if ("error" in read) {
+      this.loadError = read.error;
+      return;
+    }
+    this.chat = read.chat;
+    this.loadError = undefined;
+    // A turn that was still streaming when this UI (re)loaded: follow it to its end.
+    const last = read.chat.messages.at(-1);
+    if (last?.role === "assistant" && last.status === "streaming" && !this.streaming) void this.follow();
   }
 
   /** Another UI changed this chat (title, model, a turn it ran): show the server's view. */
@@ -73,6 +87,27 @@ export class ChatSession {
     await this.api.call("POST /api/chats/:id/cancel", { params: { id: this.chatId } }).catch(() => {});
   }
 
+  /** Allows or denies a call waiting for approval; `remember` makes Allow the project's gate for the tool. */
+  async approve(callId: string, decision: "allow" | "deny", remember = false): Promise<void> {
+    await this.reply(callId, () =>
+      this.api.call("POST /api/chats/:id/approvals/:call", { params: { id: this.chatId, call: callId }, body: { decision, ...(remember ? { remember } : {}) } }),
+    );
+  }
+
+  /** Answers an ask_user question. */
+  async answer(callId: string, answer: string): Promise<void> {
+    await this.reply(callId, () => this.api.call("POST /api/chats/:id/answers/:call", { params: { id: this.chatId, call: callId }, body: { answer } }));
+  }
+
+  private async reply(callId: string, request: () => Promise<unknown>): Promise<void> {
+    try {
+      await request();
+      this.live = answered(this.live, callId);
+    } catch (error) {
+      this.live = answerFailed(this.live, callId, (error as Error).message);
+    }
+  }
+
   dispose(): void {
     this.controller?.abort();
   }
@@ -85,8 +120,7 @@ export class ChatSession {
     this.controller = new AbortController();
     this.streaming = true;
     this.pendingUser = userText;
-    this.streamingText = "";
-    this.reasoning = "";
+    this.live = emptyTurn();
     this.turnUsage = undefined;
     this.error = undefined;
     try {
@@ -97,18 +131,18 @@ export class ChatSession {
         this.error = { message: (error as Error).message, retryable: originMismatch !== undefined, ...(originMismatch ? { originMismatch } : {}) };
       }
     } finally {
+      // The stored turn replaces the live one in a single change, so nothing flickers or shows twice.
+      const read = await this.read();
       this.streaming = false;
-      await this.load();
       this.pendingUser = undefined;
-      this.streamingText = "";
-      this.reasoning = "";
+      this.live = emptyTurn();
+      this.apply(read);
     }
   }
 
   private onEvent(event: StreamEvent): void {
-    if (event.event === "text.delta") this.streamingText += event.data.text;
-    else if (event.event === "reasoning.delta") this.reasoning += event.data.text;
-    else if (event.event === "usage") this.turnUsage = event.data;
+    this.live = reduceTurn(this.live, event);
+    if (event.event === "usage") this.turnUsage = event.data;
     else if (event.event === "error") this.error = { message: event.data.message, status: event.data.status, retryable: event.data.retryable };
   }
 }

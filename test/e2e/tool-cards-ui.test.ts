@@ -1,0 +1,209 @@
+// Tools and the agent loop in the web UI (issue 13), in a real Chromium against `parley serve` and
+// the fake gateway's `fake/tools` model: approvals, denial, a file edit's diff and its revert,
+// ask_user, the task list, the cards after a reload, and axe-core at 320 px in light and dark.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { screenshot } from "../helpers/browser";
+import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import type { Stack } from "../helpers/stack";
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const { violations, passed } = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    const found: AxeViolation[] = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
+    return { violations: found, passed: result.passes.length };
+  });
+  assert.ok(passed > 10, "axe ran its rules on the page");
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+describe("web UI: tool cards and the agent loop", function () {
+  this.timeout(120_000);
+  let ui: BrowserStack | undefined;
+  let stack: Stack;
+  let page: Page;
+  let toolsChatUrl = "";
+  const settingsQuery = () => `projectDir=${encodeURIComponent(stack.projectDir)}`;
+
+  before(async function () {
+    ui = await startBrowserStack(this);
+    ({ stack, page } = ui);
+    await page.goto(`${stack.url}/?token=${stack.token}`);
+    await page.getByRole("heading", { name: "Chats" }).waitFor();
+  });
+
+  after(() => ui?.stop());
+
+  async function newToolsChat(): Promise<void> {
+    await page.goto(`${stack.url}/#/`);
+    await page.getByRole("button", { name: "New chat" }).click();
+    await page.getByLabel("Model").selectOption("fake/tools");
+  }
+
+  async function say(text: string): Promise<void> {
+    await page.getByLabel("Message").fill(text);
+    await page.getByLabel("Message").press("Enter");
+  }
+
+  const card = (name: string) => page.getByRole("group", { name, exact: true });
+  const turnEnded = () => page.getByRole("button", { name: "Send" }).waitFor();
+  const status = (group: Locator) => group.locator(".status");
+
+  it("asks before a shell call, keeps Stop usable while waiting, and on Allow runs it and answers with its output", async () => {
+    await newToolsChat();
+    toolsChatUrl = page.url();
+    await say("shell: echo hello-from-shell");
+    const shell = card("shell");
+    await shell.getByRole("button", { name: "Allow" }).waitFor();
+    assert.equal(await status(shell).textContent(), "waiting for you");
+    assert.match((await shell.locator(".summary").textContent())!, /echo hello-from-shell/);
+    assert.ok(await page.getByRole("button", { name: "Stop" }).isVisible(), "the composer offers Stop while the turn waits");
+    await screenshot(page, "tools-01-approval");
+    assert.deepEqual(await seriousViolations(page), [], "an approval waiting in its card");
+    await shell.getByRole("button", { name: "Allow" }).click();
+    await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "hello-from-shell" }).waitFor();
+    await turnEnded();
+    assert.equal(await status(card("shell")).textContent(), "done");
+    const toggle = card("shell").getByRole("button", { expanded: false });
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await card("shell").getByRole("button", { expanded: true }).waitFor();
+    assert.match((await card("shell").getByLabel("Output").textContent())!, /hello-from-shell\n\[exit code 0\]/);
+    assert.match((await card("shell").getByLabel("Arguments").textContent())!, /"cmd": "echo hello-from-shell"/);
+  });
+
+  it("denies a call: nothing runs, the card says denied, and the model is told", async () => {
+    await say("shell: touch denied-marker");
+    const shell = card("shell").last();
+    await shell.getByRole("button", { name: "Deny" }).click();
+    await page.locator(".message.assistant", { hasText: "Tool said: The user denied this call." }).waitFor();
+    await turnEnded();
+    assert.equal(await status(card("shell").last()).textContent(), "denied");
+    assert.ok(!fs.existsSync(path.join(stack.projectDir, "denied-marker")));
+  });
+
+  it("shows a file edit's diff, remembers Always allow, and reverts the turn (with Revert anyway after a change by hand)", async () => {
+    const file = path.join(stack.projectDir, "notes.txt");
+    fs.writeFileSync(file, "alpha beta\n");
+    await say("edit: notes.txt beta => gamma");
+    const edit = card("file notes.txt");
+    await edit.getByRole("checkbox", { name: "Always allow in this project" }).check();
+    await edit.getByRole("button", { name: "Allow" }).click();
+    await turnEnded();
+    assert.equal(fs.readFileSync(file, "utf8"), "alpha gamma\n");
+    const settings = await (await stack.api("GET", `/api/settings/project?${settingsQuery()}`)).json();
+    assert.equal(settings.project.toolGates.file, "allow", "Always allow set the project's gate");
+    assert.match((await edit.locator(".stat").textContent())!, /\+1 −1/);
+    await edit.getByRole("button", { expanded: false }).click();
+    const diff = edit.getByLabel("Changes to notes.txt");
+    assert.equal(await diff.locator("del").textContent(), "-alpha beta");
+    assert.equal(await diff.locator("ins").textContent(), "+alpha gamma");
+    await screenshot(page, "tools-02-diff");
+
+    await page.getByRole("button", { name: "Revert changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Restored notes.txt." }).waitFor();
+    assert.equal(fs.readFileSync(file, "utf8"), "alpha beta\n");
+
+    // A second edit (no question now), then the file changes by hand: Revert names it first.
+    await say("edit: notes.txt alpha => omega");
+    await page.getByRole("button", { name: "Revert changes" }).waitFor();
+    assert.equal(fs.readFileSync(file, "utf8"), "omega beta\n");
+    fs.writeFileSync(file, "changed by hand\n");
+    await page.getByRole("button", { name: "Revert changes" }).click();
+    const conflict = page.getByRole("alert").filter({ hasText: "These files changed since this turn:" });
+    await conflict.getByText("notes.txt").waitFor();
+    assert.equal(fs.readFileSync(file, "utf8"), "changed by hand\n", "nothing reverted before Revert anyway");
+    await conflict.getByRole("button", { name: "Revert anyway" }).click();
+    await page.getByRole("status").filter({ hasText: "Restored notes.txt." }).last().waitFor();
+    assert.equal(fs.readFileSync(file, "utf8"), "alpha beta\n");
+  });
+
+  it("answers ask_user by a click on a choice, and by a typed answer", async () => {
+    await say("ask: Shall I proceed?");
+    const ask = card("ask_user");
+    await ask.locator(".question", { hasText: "Shall I proceed?" }).waitFor();
+    await ask.getByRole("button", { name: "yes" }).click();
+    await page.locator(".message.assistant", { hasText: "Tool said: yes" }).waitFor();
+    await turnEnded();
+    assert.equal(await status(ask).textContent(), "done");
+
+    await say("ask: Which colour?");
+    const second = card("ask_user").last();
+    await second.getByLabel("Your answer").fill("teal, please");
+    await second.getByRole("button", { name: "Send answer" }).click();
+    await page.locator(".message.assistant", { hasText: "Tool said: teal, please" }).waitFor();
+    await turnEnded();
+  });
+
+  it("shows the same cards after a reload", async () => {
+    await page.goto(toolsChatUrl);
+    await page.reload();
+    await card("file notes.txt").first().waitFor();
+    assert.deepEqual(await card("shell").locator(".status").allTextContents(), ["done", "denied"]);
+    assert.deepEqual(await card("file notes.txt").locator(".status").allTextContents(), ["done", "done"]);
+    assert.deepEqual(await card("ask_user").locator(".status").allTextContents(), ["done", "done"]);
+    assert.equal(await page.getByRole("button", { name: "Revert changes" }).count(), 2);
+    await card("file notes.txt").first().getByRole("button", { expanded: false }).click();
+    assert.equal(await card("file notes.txt").first().getByLabel("Changes to notes.txt").locator("ins").textContent(), "+alpha gamma");
+    assert.equal(await page.getByRole("button", { name: "Open diff" }).count(), 0, "no editor diff in a browser");
+  });
+
+  it("pins the task list above the composer while the turn runs", async () => {
+    // report_progress asks, so the turn waits right after the task list came.
+    await stack.api("PATCH", `/api/settings/project?${settingsQuery()}`, { toolGates: { report_progress: "ask" } });
+    await newToolsChat();
+    await say("tasks: write the code, test it");
+    const tasks = page.getByRole("region", { name: "Tasks" });
+    await tasks.waitFor();
+    const items = (await tasks.getByRole("listitem").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+    assert.deepEqual(items, ["◐ write the code in progress", "○ test it to do"]);
+    await screenshot(page, "tools-03-tasks");
+    await card("report_progress").getByRole("button", { name: "Allow" }).click();
+    await page.locator(".message.assistant", { hasText: "Tool said: ok" }).waitFor();
+    await turnEnded();
+    assert.equal(await tasks.count(), 0, "the list goes with the turn");
+  });
+
+  it("stops a turn that waits for an approval, and the card stops waiting", async () => {
+    await say("shell: echo never-run");
+    const shell = card("shell");
+    await shell.getByRole("button", { name: "Allow" }).waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await turnEnded();
+    assert.equal(await shell.getByRole("button", { name: "Allow" }).count(), 0);
+    assert.notEqual(await status(shell).textContent(), "waiting for you");
+  });
+
+  it("is readable at 320 px and has no serious axe violations with a card expanded, light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context: BrowserContext = await ui!.browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });
+      try {
+        const narrow = await context.newPage();
+        await narrow.goto(`${stack.url}/?token=${stack.token}`);
+        await narrow.getByRole("heading", { name: "Chats" }).waitFor();
+        await narrow.goto(toolsChatUrl);
+        const edit = narrow.getByRole("group", { name: "file notes.txt", exact: true }).first();
+        await edit.getByRole("button", { expanded: false }).click();
+        await edit.getByLabel("Changes to notes.txt").waitFor();
+        await narrow.getByRole("group", { name: "shell", exact: true }).first().getByRole("button", { expanded: false }).click();
+        const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
+        await screenshot(narrow, `tools-320-${colorScheme}`);
+        const violations = await seriousViolations(narrow);
+        assert.deepEqual(violations, [], `${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,77 @@
+// The stored transcript as the items the chat shows: messages, one card per tool call (an assistant
+// step's calls paired with their `tool` messages by callId), and a Revert per turn that changed
+// files. A reload shows exactly what the live turn showed.
+import type { Message } from "../../../src/shared/chats";
+import { changedPath, parseArguments, resultStatus, storedOutput, type ToolCardData } from "./tool-cards";
+
+export type TranscriptItem =
+  | { kind: "file"; key: string; path: string }
+  | { kind: "user"; key: string; message: Message }
+  | { kind: "assistant"; key: string; message: Message }
+  | { kind: "tool"; key: string; card: ToolCardData }
+  | { kind: "revert"; key: string; turnId: string; paths: string[] };
+
+/** A tool message as a finished card. */
+function resultCard(message: Message, fallback?: { name: string; args: unknown }): ToolCardData {
+  const meta = message.meta ?? {};
+  const name = meta.name ?? fallback?.name ?? "tool";
+  const output = storedOutput(name, message.content);
+  return {
+    callId: meta.callId ?? message.id,
+    name,
+    args: meta.arguments ?? fallback?.args,
+    status: resultStatus(meta.ok === true, output),
+    output,
+    ...(meta.diff ? { diff: meta.diff } : {}),
+    ...(meta.turnId ? { turnId: meta.turnId } : {}),
+    ...(meta.parentCallId ? { parentCallId: meta.parentCallId } : {}),
+  };
+}
+
+/** Whether an assistant message has anything to show besides its tool calls. */
+function showsText(message: Message): boolean {
+  return message.content.trim() !== "" || message.status !== "complete" || message.usage !== null;
+}
+
+export function transcriptItems(messages: readonly Message[]): TranscriptItem[] {
+  const results = new Map<string, Message>();
+  for (const m of messages) if (m.role === "tool" && m.meta?.callId) results.set(m.meta.callId, m);
+  const shown = new Set<string>();
+  const items: TranscriptItem[] = [];
+  const lastOfTurn = new Map<string, number>();
+  const changed = new Map<string, string[]>();
+
+  const push = (item: TranscriptItem, turnId: string | undefined) => {
+    items.push(item);
+    if (turnId) lastOfTurn.set(turnId, items.length - 1);
+  };
+  const pushCard = (card: ToolCardData) => {
+    shown.add(card.callId);
+    push({ kind: "tool", key: `tool-${card.callId}`, card }, card.turnId);
+    const path = card.status === "done" ? changedPath(card) : undefined;
+    if (path && card.turnId) changed.set(card.turnId, [...new Set([...(changed.get(card.turnId) ?? []), path])]);
+  };
+
+  for (const message of messages) {
+    const turnId = message.meta?.turnId;
+    if (message.role === "user") {
+      if (message.meta?.kind === "file") push({ kind: "file", key: message.id, path: message.meta.path ?? "" }, undefined);
+      else push({ kind: "user", key: message.id, message }, undefined);
+    } else if (message.role === "assistant") {
+      if (showsText(message)) push({ kind: "assistant", key: message.id, message }, turnId);
+      for (const call of message.meta?.toolCalls ?? []) {
+        const result = results.get(call.id);
+        const args = parseArguments(call.arguments);
+        pushCard(result ? resultCard(result, { name: call.name, args }) : { callId: call.id, name: call.name, args, status: "interrupted", ...(turnId ? { turnId } : {}) });
+      }
+    } else if (message.meta?.callId && !shown.has(message.meta.callId)) {
+      // A result with no call before it (a subagent's own tool, say) still gets its card.
+      pushCard(resultCard(message));
+    }
+  }
+
+  // Each turn that changed files ends with its Revert; inserted from the end so indexes hold.
+  const reverts = [...changed].map(([turnId, paths]) => ({ at: lastOfTurn.get(turnId)!, turnId, paths })).sort((a, b) => b.at - a.at);
+  for (const { at, turnId, paths } of reverts) items.splice(at + 1, 0, { kind: "revert", key: `revert-${turnId}`, turnId, paths });
+  return items;
+}
