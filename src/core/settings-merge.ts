@@ -9,7 +9,7 @@
 export type JsonObject = Record<string, unknown>;
 
 /** Settings keys whose arrays hold entries identified by `id`. */
-export const ID_MERGED_KEYS = new Set(["providers", "models"]);
+export const ID_MERGED_KEYS = new Set(["providers", "models", "mcpServers"]);
 
 export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -19,6 +19,7 @@ import { promptRoutes } from "./routes/prompts";
 import { agentRoutes } from "./routes/agents";
 import { mentionRoutes } from "./routes/mentions";
 import { toolRoutes } from "./routes/tools";
+import { mcpRoutes } from "./routes/mcp";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -72,6 +73,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(agentRoutes(runtime));
   app.use(mentionRoutes(runtime));
   app.use(toolRoutes(runtime));
+  app.use(mcpRoutes(runtime));
   app.use(apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

@@ -46,6 +46,8 @@ export async function listen(runtime: Runtime, options: ListenOptions): Promise<
       await runtime.activeTurns.whenIdle(TURN_DRAIN_MS);
       streams.closeAll();
       server.closeIdleConnections();
+      // Every MCP server child stops with Parley: no orphans.
+      await runtime.mcp.stopAll();
       await closed;
       clearTimeout(force);
       runtime.close();

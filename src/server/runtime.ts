@@ -29,6 +29,8 @@ import { Mentions } from "../services/mentions";
 import { ConnectionResolver } from "../services/connection-resolver";
 import { PendingInteractions } from "../tools/interactions";
 import { CheckpointsRepo } from "../store/checkpoints-repo";
+import { ProjectTrust } from "../store/project-trust";
+import { McpManager } from "../tools/mcp/manager";
 import { Credentials } from "../services/credentials";
 import { entryOrigin } from "../core/credential-binding";
 import { resolveLayers } from "../core/settings-merge";
@@ -53,6 +55,10 @@ export type RuntimeOptions = {
   token?: string;
   /** Base of the retry backoff for failed sends (tests shorten it). */
   retryBaseMs?: number;
+  /** VS Code's Workspace Trust; absent (a plain `parley serve`) counts as trusted. */
+  workspaceTrusted?: () => boolean;
+  mcpConnectTimeoutMs?: number;
+  mcpCallTimeoutMs?: number;
 };
 
 export type Runtime = {
@@ -82,6 +88,8 @@ export type Runtime = {
   gatewayOAuth: GatewayOAuth;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
+  mcp: McpManager;
+  trust: ProjectTrust;
   /** One-time upgrades that must finish before the first request (run by `listen`). */
   prepare(): Promise<void>;
   close(): void;
@@ -125,7 +133,29 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.log,
   });
   const transaction = <T>(work: () => T): T => db.transaction(work)();
-  const toolCatalog = new ToolCatalog(new McpToolCacheRepo(db));
+  const toolCache = new McpToolCacheRepo(db);
+  const toolCatalog = new ToolCatalog(toolCache);
+  const trust = new ProjectTrust(kv);
+  const mcp = new McpManager({
+    cache: toolCache,
+    credentials,
+    trust,
+    log: options.log,
+    workspaceTrusted: options.workspaceTrusted,
+    connectTimeoutMs: options.mcpConnectTimeoutMs,
+    callTimeoutMs: options.mcpCallTimeoutMs,
+    changed: (projectId) => events.publish({ type: "mcp.changed", data: projectId ? { projectId } : {} }),
+  });
+  // "A changed config restarts the server": re-check the projects whose servers were needed.
+  events.subscribe((event) => {
+    if (event.type !== "settings.changed" && !(event.type === "projects.changed" && mcp.projects.has(event.data.projectId))) return;
+    const ids = event.type === "settings.changed" && event.data.projectId ? [event.data.projectId] : [...mcp.projects];
+    for (const id of ids) {
+      if (!mcp.projects.has(id)) continue;
+      const row = projects.byIdOrUndefined(id);
+      if (row) void settings.snapshot(row).then((snapshot) => mcp.ensure(snapshot)).catch(() => {});
+    }
+  });
   const prompts = new PromptService({
     appPrompts: new PromptsRepo(db),
     chats,
@@ -149,11 +179,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     recentModels,
     turns: activeTurns,
     log: options.log,
-    context: new PromptTurnContext(prompts, () => toolCatalog.allToolNames()),
+    context: new PromptTurnContext(prompts, (snapshot) => mcp.toolsFor(snapshot)),
     transaction,
     retryBaseMs: options.retryBaseMs,
     interactions,
     checkpoints,
+    mcp,
   });
   return {
     home: options.home,
@@ -178,9 +209,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     prompts,
     toolCatalog,
     scanner,
-    mentions: new Mentions({ scanner, toolCatalog, chats, recentModels }),
+    mentions: new Mentions({ scanner, mcpTools: (snapshot) => mcp.toolsFor(snapshot), chats, recentModels }),
     interactions,
     checkpoints,
+    mcp,
+    trust,
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     prepare: async () => {
       // Credentials stored before they were bound to origins: bind them to the origins in force now.

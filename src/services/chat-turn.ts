@@ -22,7 +22,8 @@ import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
 import { gatesOf } from "../tools/gate";
 import type { PendingInteractions } from "../tools/interactions";
-import { offeredTools } from "../tools/offered-tools";
+import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
+import type { McpManager } from "../tools/mcp/manager";
 import { runToolCall, type ToolRunContext } from "../tools/tool-runner";
 import type { ChatService } from "./chat-service";
 import type { ConnectionResolver, ResolvedConnection } from "./connection-resolver";
@@ -48,6 +49,8 @@ export type TurnContext = {
   requestExtras?: Record<string, unknown>;
   /** The turn's effective tool set (allowlist, preset, then the gates; `off` removed). */
   tools?: string[];
+  /** What the project's MCP servers say about their tools (for the upstream tool list). */
+  mcpTools?: OfferableMcpTool[];
 };
 export interface TurnContextProvider {
   build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext>;
@@ -70,6 +73,7 @@ export type ChatTurnDeps = {
   retryBaseMs?: number;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
+  mcp?: McpManager;
 };
 
 export type PreparedTurn = {
@@ -77,6 +81,7 @@ export type PreparedTurn = {
   project: ProjectRow;
   /** The project's real path, where tools run. */
   root: string;
+  snapshot: ProjectSnapshot;
   settings: ResolvedSettings;
   resolved: ResolvedConnection;
   files: ReferencedFile[];
@@ -93,6 +98,8 @@ export class ChatTurns {
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
+    // MCP servers start on first need; until they are up, their cached tools are offered.
+    this.deps.mcp?.ensure(snapshot);
     const modelId = body.modelId ?? chat.modelId ?? settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
     // Independent lookups at once: they stand between the user's Enter and the first token.
@@ -101,7 +108,7 @@ export class ChatTurns {
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
       this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
-    return { chat, project, root: await fs.realpath(project.dir), settings, resolved, files, context, content: body.content };
+    return { chat, project, snapshot, root: await fs.realpath(project.dir), settings, resolved, files, context, content: body.content };
   }
 
   /** Stores the user message, registers the live turn, and runs it to its end in the background. */
@@ -156,7 +163,7 @@ export class ChatTurns {
     this.deps.catalog.warm("text", resolved.connection);
     const pricing = () =>
       effectivePricing(userPricing(modelEntries(settings), resolved.modelId), this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined);
-    const tools = offeredTools(context.tools ?? [], gatesOf(settings));
+    const tools = offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools);
     const runTool = this.toolContext(prepared, turnId, signal, emit);
     const maxSteps = settings.chat?.maxSteps ?? DEFAULT_MAX_STEPS;
     const budget = settings.chat?.maxTurnCost ?? null;
@@ -255,6 +262,12 @@ export class ChatTurns {
         await this.deps.settings.patchProject(project, { toolGates: { [name]: "allow" } });
       },
       logError: (line) => this.deps.log.error(line),
+      ...(this.deps.mcp
+        ? {
+            mcpCall: (name: string, args: unknown, callSignal: AbortSignal) => this.deps.mcp!.call(prepared.snapshot, name, args, callSignal),
+            mcpValidate: (name: string, args: unknown) => this.deps.mcp!.validate(prepared.snapshot, name, args),
+          }
+        : {}),
     };
   }
 

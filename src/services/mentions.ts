@@ -6,11 +6,12 @@ import type { ChatsRepo } from "../store/chats-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
 import type { ProjectScanner } from "./project-scan";
 import type { ProjectSnapshot } from "./project-snapshot";
-import type { ToolCatalog } from "../tools/catalog";
+import type { McpToolEntry } from "../tools/mcp/manager";
 
 export type MentionDeps = {
   scanner: ProjectScanner;
-  toolCatalog: ToolCatalog;
+  /** The MCP tools of the project's servers. */
+  mcpTools: (snapshot: ProjectSnapshot) => McpToolEntry[];
   chats: ChatsRepo;
   recentModels: RecentModelsRepo;
 };
@@ -56,7 +57,7 @@ export class Mentions {
       ...agents.map((a) => ({ category: "agents" as const, label: a.name, detail: a.model ?? a.description, insertText: `@${a.name} `, searchText: a.description })),
       ...actions.map((a) => ({ category: "actions" as const, label: a.label, detail: a.description, insertText: `@${a.id}`, searchText: `${a.id} ${a.description}` })),
       ...NATIVE_TOOLS.map((t) => ({ category: "tools" as const, label: t.name, detail: t.description, insertText: toolInsertText(t.name, t.parameters), searchText: t.description, parameters: t.parameters })),
-      ...this.deps.toolCatalog.mcpTools().map((t) => ({
+      ...this.deps.mcpTools(snapshot).map((t) => ({
         category: "mcp" as const,
         label: t.tool,
         detail: t.description ? `${t.serverId} · ${t.description}` : t.serverId,

@@ -50,6 +50,10 @@ export class ProjectRegistry {
     return this.repo.byDir(dir) ?? { id: `${UNREGISTERED_PREFIX}${dir}`, dir, createdAt: "" };
   }
 
+  byIdOrUndefined(id: string): ProjectRow | undefined {
+    return this.repo.byId(id);
+  }
+
   byId(id: string): ProjectRow {
     const project = this.repo.byId(id);
     if (!project) throw notFound(`no project with id ${id}`);

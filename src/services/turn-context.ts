@@ -1,6 +1,7 @@
 // What a turn sends besides the transcript. The prompt: the chat's `promptId`, else the selected
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
 // the project gate has the last word, and agent files and skills are injected when it allows.
+import type { OfferableMcpTool } from "../tools/offered-tools";
 import { gatesOf } from "../tools/gate";
 import { effectiveChat } from "../core/effective-chat";
 import { NATIVE_TOOLS } from "../tools/native-tools";
@@ -14,12 +15,15 @@ import type { PromptService } from "./prompt-service";
 export class PromptTurnContext implements TurnContextProvider {
   constructor(
     private readonly prompts: PromptService,
-    /** Every tool the project offers: native tools and the MCP tools of its catalog. */
-    private readonly projectTools: () => string[] = () => NATIVE_TOOLS.map((t) => t.name),
+    /** The MCP tools the project's servers offer (none without a manager). */
+    private readonly mcpTools: (snapshot: ProjectSnapshot) => OfferableMcpTool[] = () => [],
   ) {}
 
   async build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext> {
     const { project, settings } = snapshot;
+    const mcpTools = this.mcpTools(snapshot);
+    // Every tool the project offers: native tools and the MCP tools of its servers.
+    const projectTools = [...NATIVE_TOOLS.map((t) => t.name), ...mcpTools.map((t) => t.id)];
     const agentName = chat.agent ?? settings.defaultAgent;
     const agent = agentName ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
     const promptId = chat.promptId ?? agent?.promptId;
@@ -33,7 +37,7 @@ export class PromptTurnContext implements TurnContextProvider {
         agentFiles: settings.agentFiles !== false,
         skills: settings.skills !== false,
       },
-      this.projectTools(),
+      projectTools,
     );
 
     const systemMessages: UpstreamMessage[] = [];
@@ -49,6 +53,7 @@ export class PromptTurnContext implements TurnContextProvider {
     return {
       systemMessages,
       tools: effective.tools,
+      mcpTools,
       receipt: {
         prompt: prompt ? { id: prompt.id, scope: prompt.scope, title: prompt.title } : null,
         agent: agent?.name ?? null,

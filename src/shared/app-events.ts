@@ -7,6 +7,8 @@ export const appEventSchemas = {
   "prompts.changed": z.object({ scope: z.enum(["app", "project"]), projectId: z.string().optional() }),
   "chats.changed": z.object({ projectId: z.string(), chatId: z.string().optional() }),
   "accounts.changed": z.object({}),
+  /** A project's MCP servers changed state (started, ready, failed, trusted…): the status page reloads. */
+  "mcp.changed": z.object({ projectId: z.string().optional() }),
 } as const;
 
 export type AppEventName = keyof typeof appEventSchemas;

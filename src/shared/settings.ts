@@ -33,6 +33,31 @@ export const modelEntrySchema = z.looseObject({
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
+/** A stable MCP server id: tool ids are `mcp__<id>__<tool>`. */
+export const mcpServerIdSchema = z.string().regex(/^[a-z0-9-]{1,32}$/, "lowercase letters, digits and -, 1 to 32 characters");
+
+/**
+ * An MCP server (contract 6.4). `env` and `headers` values are secrets: stored in the secret store,
+ * shown and kept in the layer as `"<secret>"`.
+ */
+export const mcpServerEntrySchema = z
+  .looseObject({
+    id: mcpServerIdSchema,
+    name: z.string().max(100).optional(),
+    transport: z.enum(["stdio", "http"]),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).max(100).optional(),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+    url: z.url().optional(),
+    headers: headersSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((entry) => (entry.transport === "stdio" ? entry.command !== undefined : entry.url !== undefined), {
+    message: "a stdio server needs `command`, an http server `url`",
+  });
+export type McpServerEntry = z.infer<typeof mcpServerEntrySchema>;
+
 export const promptStyleSchema = z.enum(["very-small", "average", "extensive"]);
 
 /** Settings, App defaults, Chat defaults. */
@@ -65,6 +90,7 @@ const sharedShape = {
   models: z.array(modelEntrySchema),
   /** The model a new chat takes when it names none. */
   defaultModel: z.string().min(1),
+  mcpServers: z.array(mcpServerEntrySchema),
 };
 
 const appOnlyShape = {
@@ -116,7 +142,7 @@ function patchSchema<S extends Record<string, z.ZodType>>(shape: S) {
   const entryPatch = z.looseObject({ id: z.string().min(1), $remove: z.literal(true).optional() });
   const fields: Record<string, z.ZodType> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    const value = key === "providers" || key === "models" ? z.array(entryPatch) : schema;
+    const value = key === "providers" || key === "models" || key === "mcpServers" ? z.array(entryPatch) : schema;
     fields[key] = value.nullable().optional();
   }
   return z.strictObject(fields);

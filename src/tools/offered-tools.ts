@@ -7,10 +7,18 @@ import { NOT_YET_RUNNABLE } from "./tool-runner";
 
 export type UpstreamTool = { type: "function"; function: { name: string; description: string; parameters: unknown } };
 
-export function offeredTools(names: readonly string[], gates: Record<string, ToolGate>): UpstreamTool[] {
+/** An MCP tool as the turn knows it: its id and what its server says about it. */
+export type OfferableMcpTool = { id: string; description: string; parameters?: unknown };
+
+export function offeredTools(names: readonly string[], gates: Record<string, ToolGate>, mcpTools: readonly OfferableMcpTool[] = []): UpstreamTool[] {
+  const mcp = new Map(mcpTools.map((tool) => [tool.id, tool]));
   return names.flatMap((name) => {
+    if (NOT_YET_RUNNABLE.has(name) || toolGate(name, gates) === "off") return [];
     const tool = nativeTool(name);
-    if (!tool || NOT_YET_RUNNABLE.has(name) || toolGate(name, gates) === "off") return [];
-    return [{ type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } }];
+    if (tool) return [{ type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } }];
+    const external = mcp.get(name);
+    if (!external) return [];
+    const parameters = typeof external.parameters === "object" && external.parameters !== null ? external.parameters : { type: "object", properties: {} };
+    return [{ type: "function" as const, function: { name, description: external.description.slice(0, 1024), parameters } }];
   });
 }

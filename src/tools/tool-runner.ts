@@ -29,6 +29,10 @@ export type ToolRunContext = {
   /** `remember` on an approval: the project's gate for the tool becomes `allow`. */
   rememberAllow: (name: string) => Promise<void>;
   logError: (line: string) => void;
+  /** Runs an MCP tool (`mcp__<server>__<tool>`): validated against its schema, bounded by timeout and cancel. */
+  mcpCall?: (name: string, args: unknown, signal: AbortSignal) => Promise<{ ok: boolean; output: string }>;
+  /** Checks an MCP tool's arguments against its schema (the reasons, or undefined when they fit). */
+  mcpValidate?: (name: string, args: unknown) => string[] | undefined;
   /** Set for the calls a subagent makes. */
   parentCallId?: string;
 };
@@ -94,8 +98,13 @@ async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: {
   if (!ctx.tools.has(call.name) || gate === "off" || NOT_YET_RUNNABLE.has(call.name)) {
     throw new ToolError(`the tool "${call.name}" is not available in this chat`);
   }
-  if (!tool) throw new ToolError(`unknown tool "${call.name}"`);
-  const args = validate(tool.args, parseArguments(call.arguments), call.name);
+  const isMcp = !tool && call.name.startsWith("mcp__") && ctx.mcpCall !== undefined;
+  if (!tool && !isMcp) throw new ToolError(`unknown tool "${call.name}"`);
+  // MCP arguments are checked against the server's JSON Schema by the manager, before the call.
+  const args = tool ? validate(tool.args, parseArguments(call.arguments), call.name) : parseArguments(call.arguments);
+  // MCP arguments are checked first too (contract 6.4): an invalid call is never put to the user.
+  const problems = isMcp ? ctx.mcpValidate?.(call.name, args) : undefined;
+  if (problems) throw new ToolError(`the arguments do not fit ${call.name}'s schema: ${problems.join("; ")}`);
   if (ctx.signal.aborted) throw new ToolError("the turn was cancelled");
   if (needsApproval(call.name, gate, args)) {
     ctx.emit({ event: "tool.approval", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
@@ -107,6 +116,11 @@ async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: {
 }
 
 async function execute(call: ToolCallRequest, args: unknown, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
+  if (call.name.startsWith("mcp__") && ctx.mcpCall) {
+    const result = await ctx.mcpCall(call.name, args, ctx.signal);
+    if (!result.ok) throw new ToolError(result.output || "the MCP tool reported an error");
+    return result.output;
+  }
   switch (call.name) {
     case "shell":
       return runShell(args as z.infer<typeof shellArgsSchema>, { root: ctx.root, signal: ctx.signal });

@@ -8,7 +8,7 @@ import type { SettingsService } from "../../services/settings-service";
 import { revertTurn } from "../../services/turn-revert";
 import { answerBodySchema, approvalBodySchema, revertBodySchema, type CatalogTool } from "../../shared/tools";
 import type { CheckpointsRepo } from "../../store/checkpoints-repo";
-import type { ToolCatalog } from "../../tools/catalog";
+import type { McpManager } from "../../tools/mcp/manager";
 import { gatesOf, toolGate } from "../../tools/gate";
 import type { PendingInteractions } from "../../tools/interactions";
 import { NATIVE_TOOLS } from "../../tools/native-tools";
@@ -19,7 +19,7 @@ export type ToolRoutesDeps = {
   settings: SettingsService;
   projects: ProjectRegistry;
   chatService: ChatService;
-  toolCatalog: ToolCatalog;
+  mcp: McpManager;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
 };
@@ -32,7 +32,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
     const gates = gatesOf(snapshot.settings);
     const tools: CatalogTool[] = [
       ...NATIVE_TOOLS.map((t) => ({ name: t.name, kind: "native" as const, description: t.description, parameters: t.parameters, gate: toolGate(t.name, gates) })),
-      ...deps.toolCatalog.mcpTools().map((t) => ({ name: t.id, kind: "mcp" as const, description: t.description, ...(t.parameters ? { parameters: t.parameters } : {}), serverId: t.serverId, server: t.serverId, gate: toolGate(t.id, gates) })),
+      ...deps.mcp.toolsFor(snapshot).map((t) => ({ name: t.id, kind: "mcp" as const, description: t.description, ...(t.parameters ? { parameters: t.parameters } : {}), serverId: t.serverId, server: t.serverId, gate: toolGate(t.id, gates) })),
     ];
     res.json(tools);
   });

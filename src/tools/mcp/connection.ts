@@ -1,0 +1,119 @@
+// One live connection to an MCP server over stdio or Streamable HTTP, on the official SDK: connect
+// with a time limit, list every tool (paginated), follow `tools/list_changed`, keep the tail of the
+// server's stderr for the status page, and report when the connection ends.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerEntry } from "../../shared/settings";
+
+export const STDERR_TAIL_CHARS = 4_000;
+/**
+ * The largest single message read from a stdio server. The SDK's default (10 MB) closes the connection
+ * on a bigger result; results are capped to 64 KB of output anyway, so reading up to this is safe.
+ */
+export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** More tools than any model can use well; the rest are left out (and the status says so). */
+export const MAX_TOOLS = 500;
+
+export type McpTool = { name: string; description?: string; inputSchema?: unknown };
+
+export type ConnectOptions = {
+  entry: McpServerEntry;
+  /** Resolved secrets and the working folder. */
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  cwd: string;
+  connectTimeoutMs: number;
+  onToolsChanged: (tools: McpTool[]) => void;
+  onClosed: (reason: string) => void;
+};
+
+export class McpConnection {
+  private stderr = "";
+  private closedByUs = false;
+
+  private constructor(
+    readonly client: Client,
+    private readonly transport: Transport,
+  ) {}
+
+  get stderrTail(): string {
+    return this.stderr;
+  }
+
+  get pid(): number | null {
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  static async open(options: ConnectOptions): Promise<{ connection: McpConnection; tools: McpTool[]; truncatedFrom?: number }> {
+    const { entry } = options;
+    const transport: Transport =
+      entry.transport === "stdio"
+        ? new StdioClientTransport({
+            command: entry.command!,
+            args: entry.args ?? [],
+            // The SDK's minimal environment (PATH, HOME, …) plus the server's own: none of Parley's secrets.
+            env: { ...getDefaultEnvironment(), ...options.env },
+            cwd: options.cwd,
+            stderr: "pipe",
+            maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+          })
+        : new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit: { headers: options.headers } });
+    const client = new Client({ name: "parley", version: "1" }, { capabilities: {} });
+    const connection = new McpConnection(client, transport);
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+      });
+    }
+    client.onclose = () => {
+      if (!connection.closedByUs) options.onClosed(connection.exitDescription());
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      const listed = await connection.listTools().catch(() => undefined);
+      if (listed) options.onToolsChanged(listed.tools);
+    });
+    try {
+      await client.connect(transport, { timeout: options.connectTimeoutMs });
+      const listed = await connection.listTools(options.connectTimeoutMs);
+      return { connection, ...listed };
+    } catch (error) {
+      await connection.close();
+      throw new Error(`${describeError(error)}${connection.stderr ? `; stderr: ${connection.stderr.slice(-500)}` : ""}`);
+    }
+  }
+
+  private async listTools(timeout?: number): Promise<{ tools: McpTool[]; truncatedFrom?: number }> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    let total = 0;
+    do {
+      const page = await this.client.listTools(cursor ? { cursor } : undefined, timeout ? { timeout } : undefined);
+      total += page.tools.length;
+      for (const tool of page.tools) if (tools.length < MAX_TOOLS) tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      cursor = page.nextCursor;
+    } while (cursor && total < 100_000);
+    return total > MAX_TOOLS ? { tools, truncatedFrom: total } : { tools };
+  }
+
+  async close(): Promise<void> {
+    this.closedByUs = true;
+    await this.client.close().catch(() => {});
+  }
+
+  private exitDescription(): string {
+    const tail = this.stderr.trim().split("\n").slice(-3).join(" | ");
+    return `the server stopped${tail ? ` (stderr: ${tail.slice(-300)})` : ""}`;
+  }
+}
+
+export function describeError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === "ENOENT") return "the command was not found";
+  if (code === "EACCES") return "the command may not be run (permission denied)";
+  const message = (error as Error)?.message ?? String(error);
+  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
+}

@@ -1,0 +1,35 @@
+// Which MCP servers a project has (contract 6.4): the `mcpServers` entries of its resolved settings,
+// each with the layer that defined it (a project-defined stdio server runs a command that came with a
+// repository, so it needs the user's trust) and a fingerprint that changes when its config does.
+import { createHash } from "node:crypto";
+import { mcpServerEntrySchema, type McpServerEntry, type ResolvedSettings } from "../../shared/settings";
+import { isPlainObject, type JsonObject } from "../../core/settings-merge";
+
+export type McpServerConfig = {
+  entry: McpServerEntry;
+  scope: "app" | "project";
+  /** Changes whenever the config (placeholders included) changes: a changed server is restarted. */
+  fingerprint: string;
+};
+
+/** Every valid server entry; `projectLayer` (the project's own validated layer) says which are the project's. */
+export function configuredServers(settings: ResolvedSettings, projectLayer: JsonObject): McpServerConfig[] {
+  const own = new Set((Array.isArray(projectLayer.mcpServers) ? projectLayer.mcpServers : []).filter(isPlainObject).map((e) => e.id));
+  const list = Array.isArray(settings.mcpServers) ? settings.mcpServers : [];
+  return list.flatMap((raw) => {
+    const parsed = mcpServerEntrySchema.safeParse(raw);
+    if (!parsed.success) return [];
+    const entry = parsed.data;
+    return [{ entry, scope: own.has(entry.id) ? ("project" as const) : ("app" as const), fingerprint: createHash("sha256").update(JSON.stringify(entry)).digest("hex") }];
+  });
+}
+
+/** The instance key: an app server is shared by every project; a project server is the project's own. */
+export function instanceKey(config: McpServerConfig, projectId: string): string {
+  return config.scope === "app" ? `app:${config.entry.id}` : `project:${projectId}:${config.entry.id}`;
+}
+
+/** What the trust prompt shows: the command line a project wants to run. */
+export function commandLine(entry: McpServerEntry): string {
+  return [entry.command ?? "", ...(entry.args ?? [])].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(" ");
+}
