@@ -3,9 +3,11 @@ import { runChatStreamBench } from "./chat-stream.bench";
 import { runMentionsBench } from "./mentions.bench";
 import { runExtensionBench } from "./extension.bench";
 import { runToolsBench } from "./tools.bench";
+import { runMcpBench } from "./mcp.bench";
 
 const only = process.argv[2];
 if (!only || only === "chat") await runChatStreamBench();
 if (!only || only === "mentions") await runMentionsBench();
 if (!only || only === "extension") await runExtensionBench();
 if (!only || only === "tools") await runToolsBench();
+if (!only || only === "mcp") await runMcpBench();

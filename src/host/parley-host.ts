@@ -38,6 +38,8 @@ export class ParleyHost implements vscode.Disposable {
       secrets: new VscodeSecretStore(this.context.secrets),
       gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined,
       gatewayAuthUrl: process.env.APP_GATEWAY_AUTH_URL || undefined,
+      // Restricted mode: commands a repository brings (project MCP servers) never run.
+      workspaceTrusted: () => vscode.workspace.isTrusted,
     });
     // Projects first: a panel that loads as soon as the server listens finds the workspace already there.
     await this.registerFolders();
