@@ -10,8 +10,8 @@ import type { Usage } from "../shared/usage";
 import { conflict, invalid } from "../core/app-error";
 import { messageStatusFor } from "../core/finish-reason";
 import { modelEntries, userPricing } from "../core/model-entries";
-import { assistantWithCalls, transcriptMessages } from "../core/transcript";
-import { effectivePricing, estimateUsage, normalizeUsage, sumUsage, type Pricing } from "../core/usage";
+import { transcriptMessages } from "../core/transcript";
+import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
 import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { UpstreamMessage } from "../providers/gateway/chat-completions";
@@ -24,7 +24,8 @@ import { gatesOf } from "../tools/gate";
 import type { PendingInteractions } from "../tools/interactions";
 import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
 import type { McpManager } from "../tools/mcp/manager";
-import { runToolCall, type ToolRunContext } from "../tools/tool-runner";
+import type { ToolRunContext } from "../tools/tool-runner";
+import { runAgentLoop } from "../tools/agent-loop";
 import type { ChatService } from "./chat-service";
 import type { ConnectionResolver, ResolvedConnection } from "./connection-resolver";
 import type { ModelCatalog } from "./model-catalog";
@@ -32,15 +33,8 @@ import type { ProjectSnapshot } from "./project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import type { SettingsService } from "./settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
-import { streamStep, type StepOutcome } from "./upstream-step";
+import type { StepOutcome } from "./upstream-step";
 import type { Logger } from "./logger";
-
-export const DEFAULT_MAX_STEPS = 50;
-/** The same failing call (same tool, same arguments) this often in one turn ends it. */
-export const MAX_SAME_FAILURES = 3;
-
-const stepLimit = (max: number) => ({ code: "step_limit", message: `the turn reached its limit of ${max} steps (Settings, chat.maxSteps)`, retryable: false });
-const overBudget = (budget: number) => ({ code: "budget_exceeded", message: `the turn reached its budget of $${budget} (Settings, chat.maxTurnCost)`, retryable: false });
 
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
 export type TurnContext = {
@@ -155,95 +149,67 @@ export class ChatTurns {
   private async run(prepared: PreparedTurn, assistant: Message, broadcast: TurnBroadcast, signal: AbortSignal): Promise<void> {
     const { chat, settings, resolved, context } = prepared;
     const turnId = `t_${randomBytes(6).toString("base64url")}`;
-    const messages = [...context.systemMessages, ...this.history(chat.id, assistant.id)];
     const emit = (event: StreamEvent) => broadcast.emit(event);
     emit({ event: "turn.start", data: { turnId, messageId: assistant.id, model: resolved.modelId, ...(context.receipt ? { context: context.receipt } : {}) } });
 
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
     this.deps.catalog.warm("text", resolved.connection);
-    const pricing = () =>
-      effectivePricing(userPricing(modelEntries(settings), resolved.modelId), this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined);
-    const tools = offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools);
-    const runTool = this.toolContext(prepared, turnId, signal, emit);
-    const maxSteps = settings.chat?.maxSteps ?? DEFAULT_MAX_STEPS;
-    const budget = settings.chat?.maxTurnCost ?? null;
-    const failures = new Map<string, number>();
-
-    let total: Usage | undefined;
     let stepMessage = assistant;
-    let finishReason = "stop";
-    for (let step = 0; ; step++) {
-      const stopped = step >= maxSteps ? stepLimit(maxSteps) : budget !== null && (total?.cost ?? 0) >= budget ? overBudget(budget) : undefined;
-      if (stopped) {
-        emit({ event: "error", data: stopped });
-        this.deps.messages.update(stepMessage.id, { content: "", status: "error", usage: total ?? null, meta: { turnId, finishReason: "error", error: { message: stopped.message, retryable: false } } });
-        finishReason = "error";
-        break;
-      }
-      const outcome = await streamStep({
-        resolved,
-        body: { model: resolved.modelId, messages, stream: true, ...(tools.length > 0 ? { tools } : {}), ...context.requestExtras },
-        signal,
-        emit,
-        autoRetry: settings.chat?.autoRetryFailedSends !== false,
-        retryBaseMs: this.deps.retryBaseMs ?? 500,
-        callIdPrefix: `call_${turnId}_${step}`,
-      });
-      if (outcome.error) {
-        emit({ event: "error", data: { code: "upstream_error", message: outcome.error.message, ...(outcome.error.status !== undefined ? { status: outcome.error.status } : {}), retryable: outcome.error.retryable } });
-      }
-      const usage = this.stepUsage(outcome, messages, pricing());
-      emit({ event: "usage", data: usage });
-      total = total ? sumUsage(total, usage) : usage;
-      finishReason = outcome.finishReason;
-      const calls = outcome.toolCalls;
-      const last = calls.length === 0 || outcome.error !== undefined || signal.aborted;
-      // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
-      this.deps.messages.update(stepMessage.id, {
-        content: outcome.text,
-        status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
-        usage: last ? total : null,
-        meta: {
-          turnId,
-          finishReason: outcome.finishReason,
-          ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
-          ...(outcome.error ? { error: outcome.error } : {}),
-          ...(calls.length > 0 ? { toolCalls: calls } : {}),
+    let stepOpen = true;
+    const result = await runAgentLoop({
+      resolved,
+      messages: [...context.systemMessages, ...this.history(chat.id, assistant.id)],
+      tools: offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools),
+      requestExtras: context.requestExtras,
+      settings,
+      retryBaseMs: this.deps.retryBaseMs ?? 500,
+      signal,
+      emit,
+      toolContext: this.toolContext(prepared, turnId, signal, emit),
+      callIdPrefix: `call_${turnId}`,
+      hooks: {
+        beforeStep: (step) => {
+          if (step === 0) return;
+          stepMessage = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+          stepOpen = true;
         },
-      });
-      if (last) break;
+        // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
+        stepDone: (outcome, total, last) => {
+          this.deps.messages.update(stepMessage.id, {
+            content: outcome.text,
+            status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
+            usage: last ? total : null,
+            meta: {
+              turnId,
+              finishReason: outcome.finishReason,
+              ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
+              ...(outcome.error ? { error: outcome.error } : {}),
+              ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
+            },
+          });
+          stepOpen = false;
+        },
+        toolDone: (call, outcome, content) => {
+          this.deps.messages.append(chat.id, {
+            role: "tool",
+            content,
+            status: "complete",
+            meta: { turnId, callId: call.id, name: call.name, ok: outcome.ok, arguments: outcome.arguments, ...(outcome.diff ? { diff: outcome.diff } : {}) },
+          });
+        },
+        stopped: (stop, total) => {
+          const error = { content: "", status: "error" as const, usage: total ?? null, meta: { turnId, finishReason: "error", error: { message: stop.message, retryable: false } } };
+          if (stepOpen) this.deps.messages.update(stepMessage.id, error);
+          else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
+        },
+        usageOf: (outcome, sent) => this.stepUsage(outcome, sent, this.pricing(settings, resolved)),
+      },
+    });
+    emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
+  }
 
-      messages.push(assistantWithCalls(outcome.text, calls));
-      let cancelled = false;
-      for (const call of calls) {
-        const result = cancelled ? { ok: false, output: "the turn was cancelled", arguments: call.arguments } : await runToolCall(call, runTool);
-        if (signal.aborted) cancelled = true;
-        const content = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
-        this.deps.messages.append(chat.id, {
-          role: "tool",
-          content,
-          status: "complete",
-          meta: { turnId, callId: call.id, name: call.name, ok: result.ok, arguments: result.arguments, ...(result.diff ? { diff: result.diff } : {}) },
-        });
-        messages.push({ role: "tool", tool_call_id: call.id, content });
-        const key = `${call.name}\n${call.arguments}`;
-        if (!result.ok) failures.set(key, (failures.get(key) ?? 0) + 1);
-      }
-      if (cancelled) {
-        finishReason = "cancelled";
-        break;
-      }
-      const repeated = [...failures.values()].some((count) => count >= MAX_SAME_FAILURES);
-      stepMessage = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
-      if (repeated) {
-        const message = `the model repeated a failing tool call ${MAX_SAME_FAILURES} times; the turn stopped`;
-        emit({ event: "error", data: { code: "repeated_failure", message, retryable: false } });
-        this.deps.messages.update(stepMessage.id, { content: "", status: "error", usage: total ?? null, meta: { turnId, finishReason: "error", error: { message, retryable: false } } });
-        finishReason = "error";
-        break;
-      }
-    }
-    emit({ event: "turn.end", data: { turnId, finishReason } });
+  private pricing(settings: ResolvedSettings, resolved: ResolvedConnection): Pricing | undefined {
+    return effectivePricing(userPricing(modelEntries(settings), resolved.modelId), this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined);
   }
 
   /** What the turn's tools run with: the project, the tool set and gates, approvals, checkpoints. */
