@@ -19,6 +19,8 @@ export function transcriptMessages(messages: readonly Message[]): UpstreamMessag
   const answered = new Set(messages.filter((m) => m.role === "tool" && m.meta?.callId).map((m) => m.meta!.callId!));
   const out: UpstreamMessage[] = [];
   for (const message of messages) {
+    // A subagent's own tool calls stay inside its card: the model that called it sees only its answer.
+    if (message.meta?.parentCallId) continue;
     if (message.role === "user") out.push({ role: "user", content: message.content });
     else if (message.role === "assistant") {
       const calls = (message.meta?.toolCalls ?? []).filter((call) => answered.has(call.id));

@@ -20,6 +20,7 @@ import { agentRoutes } from "./routes/agents";
 import { mentionRoutes } from "./routes/mentions";
 import { toolRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
+import { directRoutes } from "./routes/direct";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -74,6 +75,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(mentionRoutes(runtime));
   app.use(toolRoutes(runtime));
   app.use(mcpRoutes(runtime));
+  app.use(directRoutes(runtime));
   app.use(apiNotFound);
   app.use(webUiRoutes(options.webviewDir));
 

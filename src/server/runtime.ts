@@ -31,6 +31,9 @@ import { PendingInteractions } from "../tools/interactions";
 import { CheckpointsRepo } from "../store/checkpoints-repo";
 import { ProjectTrust } from "../store/project-trust";
 import { McpManager } from "../tools/mcp/manager";
+import { ToolEnvironment } from "../services/tool-environment";
+import { Subagents } from "../services/subagents";
+import { DirectRuns } from "../services/direct-runs";
 import { Credentials } from "../services/credentials";
 import { entryOrigin } from "../core/credential-binding";
 import { resolveLayers } from "../core/settings-merge";
@@ -90,6 +93,9 @@ export type Runtime = {
   checkpoints: CheckpointsRepo;
   mcp: McpManager;
   trust: ProjectTrust;
+  tools: ToolEnvironment;
+  subagents: Subagents;
+  directRuns: DirectRuns;
   /** One-time upgrades that must finish before the first request (run by `listen`). */
   prepare(): Promise<void>;
   close(): void;
@@ -169,6 +175,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const activeTurns = new ActiveTurns();
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);
+  const tools = new ToolEnvironment({ settings, connections, catalog, interactions, checkpoints, mcp, log: options.log, retryBaseMs: options.retryBaseMs });
+  const subagents = new Subagents(tools, prompts, messages);
   const chatTurns = new ChatTurns({
     chats,
     messages,
@@ -182,9 +190,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     context: new PromptTurnContext(prompts, (snapshot) => mcp.toolsFor(snapshot)),
     transaction,
     retryBaseMs: options.retryBaseMs,
-    interactions,
-    checkpoints,
     mcp,
+    tools,
+    subagents,
   });
   return {
     home: options.home,
@@ -214,6 +222,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     checkpoints,
     mcp,
     trust,
+    tools,
+    subagents,
+    directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents, trust }),
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     prepare: async () => {
       // Credentials stored before they were bound to origins: bind them to the origins in force now.

@@ -3,28 +3,24 @@
 // files as user messages), then stream steps: each step's tool calls run (gated, approved, confined)
 // and their results go back up, until a step calls no tool, the step limit or the budget is reached,
 // the user cancels, or the upstream fails. Everything is forwarded as numbered events and stored.
+import type { ToolEnvironment } from "./tool-environment";
+import type { Subagents } from "./subagents";
 import fs from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import type { ResolvedSettings } from "../shared/settings";
-import type { Usage } from "../shared/usage";
 import { conflict, invalid } from "../core/app-error";
 import { messageStatusFor } from "../core/finish-reason";
-import { modelEntries, userPricing } from "../core/model-entries";
 import { transcriptMessages } from "../core/transcript";
-import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "../core/usage";
 import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { UpstreamMessage } from "../providers/gateway/chat-completions";
 import type { ChatsRepo } from "../store/chats-repo";
-import type { CheckpointsRepo } from "../store/checkpoints-repo";
 import type { MessagesRepo } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
 import { gatesOf } from "../tools/gate";
-import type { PendingInteractions } from "../tools/interactions";
 import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
 import type { McpManager } from "../tools/mcp/manager";
-import type { ToolRunContext } from "../tools/tool-runner";
 import { runAgentLoop } from "../tools/agent-loop";
 import type { ChatService } from "./chat-service";
 import type { ConnectionResolver, ResolvedConnection } from "./connection-resolver";
@@ -33,7 +29,6 @@ import type { ProjectSnapshot } from "./project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import type { SettingsService } from "./settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
-import type { StepOutcome } from "./upstream-step";
 import type { Logger } from "./logger";
 
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
@@ -65,9 +60,9 @@ export type ChatTurnDeps = {
   transaction: <T>(work: () => T) => T;
   /** Base of the exponential backoff between retries (tests shorten it). */
   retryBaseMs?: number;
-  interactions: PendingInteractions;
-  checkpoints: CheckpointsRepo;
   mcp?: McpManager;
+  tools: ToolEnvironment;
+  subagents: Subagents;
 };
 
 export type PreparedTurn = {
@@ -159,13 +154,24 @@ export class ChatTurns {
     const result = await runAgentLoop({
       resolved,
       messages: [...context.systemMessages, ...this.history(chat.id, assistant.id)],
-      tools: offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools),
+      // `subagent` is offered when the project defines agents to hand work to.
+      tools: offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools, prepared.snapshot.agents.agents.length > 0),
       requestExtras: context.requestExtras,
       settings,
       retryBaseMs: this.deps.retryBaseMs ?? 500,
       signal,
       emit,
-      toolContext: this.toolContext(prepared, turnId, signal, emit),
+      toolContext: this.deps.tools.context({
+        chatId: chat.id,
+        snapshot: prepared.snapshot,
+        root: prepared.root,
+        turnId,
+        signal,
+        emit,
+        tools: context.tools ?? [],
+        runSubagent: (args, callId, callSignal) =>
+          this.deps.subagents.run({ snapshot: prepared.snapshot, chat, root: prepared.root, agent: args.agent, task: args.task, callId, turnId, signal: callSignal, emit }),
+      }),
       callIdPrefix: `call_${turnId}`,
       hooks: {
         beforeStep: (step) => {
@@ -202,49 +208,14 @@ export class ChatTurns {
           if (stepOpen) this.deps.messages.update(stepMessage.id, error);
           else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
         },
-        usageOf: (outcome, sent) => this.stepUsage(outcome, sent, this.pricing(settings, resolved)),
+        usageOf: (outcome, sent) => this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
       },
     });
     emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
   }
 
-  private pricing(settings: ResolvedSettings, resolved: ResolvedConnection): Pricing | undefined {
-    return effectivePricing(userPricing(modelEntries(settings), resolved.modelId), this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined);
-  }
 
-  /** What the turn's tools run with: the project, the tool set and gates, approvals, checkpoints. */
-  private toolContext(prepared: PreparedTurn, turnId: string, signal: AbortSignal, emit: (event: StreamEvent) => void): ToolRunContext {
-    const { chat, project, settings, context } = prepared;
-    return {
-      chatId: chat.id,
-      root: prepared.root,
-      signal,
-      tools: new Set(context.tools ?? []),
-      gates: gatesOf(settings),
-      emit,
-      interactions: this.deps.interactions,
-      recordWrite: (path, before, after) => this.deps.checkpoints.record(turnId, chat.id, path, before, after),
-      rememberAllow: async (name) => {
-        await this.deps.settings.patchProject(project, { toolGates: { [name]: "allow" } });
-      },
-      logError: (line) => this.deps.log.error(line),
-      ...(this.deps.mcp
-        ? {
-            mcpCall: (name: string, args: unknown, callSignal: AbortSignal) => this.deps.mcp!.call(prepared.snapshot, name, args, callSignal),
-            mcpValidate: (name: string, args: unknown) => this.deps.mcp!.validate(prepared.snapshot, name, args),
-          }
-        : {}),
-    };
-  }
 
-  /** The step's usage as reported (clamped), or estimated when the server sent none. */
-  private stepUsage(outcome: StepOutcome, messages: UpstreamMessage[], pricing: Pricing | undefined): Usage {
-    if (outcome.usage) {
-      return normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`));
-    }
-    const sent = messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
-    return estimateUsage(sent, outcome.text + outcome.toolCalls.map((c) => c.arguments).join(""), pricing);
-  }
 
   /**
    * The stored transcript as upstream messages; the turn's own empty assistant row is left out. An

@@ -12,9 +12,16 @@ export const agentSchema = z.looseObject({
 });
 export type Agent = z.infer<typeof agentSchema>;
 
+/** What an action runs: a shell command (needs the project's trust), or a tool with arguments. */
+export const actionRunSchema = z.union([
+  z.strictObject({ shell: z.string().min(1) }),
+  z.strictObject({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() }),
+]);
+
 export const actionSchema = z.looseObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
   label: z.string().min(1),
   description: z.string().default(""),
+  run: actionRunSchema.optional(),
 });
 export type Action = z.infer<typeof actionSchema>;

@@ -19,3 +19,20 @@ export const catalogToolSchema = z.object({
   gate: toolGateSchema,
 });
 export type CatalogTool = z.infer<typeof catalogToolSchema>;
+
+/** Bodies of the direct runs from the composer (contract 6.5, 6.6). */
+export const subagentBodySchema = z.strictObject({
+  projectDir: z.string(),
+  chatId: z.string().min(1),
+  agent: z.string().min(1),
+  task: z.string().min(1).max(200_000),
+});
+export const dispatchBodySchema = z.strictObject({
+  projectDir: z.string(),
+  chatId: z.string().min(1),
+  tool: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+  callId: z.string().regex(/^[\w-]{1,100}$/).optional(),
+});
+export const actionRunBodySchema = z.strictObject({ projectDir: z.string(), chatId: z.string().min(1) });
+export const composerRouteBodySchema = z.strictObject({ projectDir: z.string(), text: z.string().max(1_000_000) });

@@ -99,6 +99,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       const result = signal.aborted ? { ok: false, output: "the turn was cancelled", arguments: call.arguments } : await runToolCall(call, options.toolContext);
       const content = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
       hooks.toolDone(call, result, content);
+      // A subagent's steps cost the calling turn.
+      if ("usage" in result && result.usage) total = total ? sumUsage(total, result.usage) : result.usage;
       messages.push({ role: "tool", tool_call_id: call.id, content });
       const key = `${call.name}\n${call.arguments}`;
       if (!result.ok) failures.set(key, (failures.get(key) ?? 0) + 1);

@@ -3,17 +3,17 @@
 import type { ToolGate } from "../shared/settings";
 import { toolGate } from "./gate";
 import { nativeTool } from "./native-tools";
-import { NOT_YET_RUNNABLE } from "./tool-runner";
 
 export type UpstreamTool = { type: "function"; function: { name: string; description: string; parameters: unknown } };
 
 /** An MCP tool as the turn knows it: its id and what its server says about it. */
 export type OfferableMcpTool = { id: string; description: string; parameters?: unknown };
 
-export function offeredTools(names: readonly string[], gates: Record<string, ToolGate>, mcpTools: readonly OfferableMcpTool[] = []): UpstreamTool[] {
+/** `subagents`: whether `subagent` can run here (not inside a subagent: no nesting). */
+export function offeredTools(names: readonly string[], gates: Record<string, ToolGate>, mcpTools: readonly OfferableMcpTool[] = [], subagents = false): UpstreamTool[] {
   const mcp = new Map(mcpTools.map((tool) => [tool.id, tool]));
   return names.flatMap((name) => {
-    if (NOT_YET_RUNNABLE.has(name) || toolGate(name, gates) === "off") return [];
+    if ((name === "subagent" && !subagents) || toolGate(name, gates) === "off") return [];
     const tool = nativeTool(name);
     if (tool) return [{ type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } }];
     const external = mcp.get(name);

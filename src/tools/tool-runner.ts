@@ -7,13 +7,27 @@ import type { ToolGate } from "../shared/settings";
 import { runFileTool, type WriteRecorder } from "./file-tool";
 import { needsApproval, toolGate } from "./gate";
 import type { PendingInteractions } from "./interactions";
-import { askUserArgsSchema, fileArgsSchema, nativeTool, reportProgressArgsSchema, shellArgsSchema, taskArgsSchema } from "./native-tools";
+import { askUserArgsSchema, fileArgsSchema, nativeTool, reportProgressArgsSchema, shellArgsSchema, subagentArgsSchema, taskArgsSchema } from "./native-tools";
+import type { Usage } from "../shared/usage";
+
+/** A subagent's answer: failed or not on its own terms, with its usage for the calling turn. */
+class SubagentResult {
+  constructor(
+    readonly ok: boolean,
+    readonly output: string,
+    readonly usage?: Usage,
+  ) {}
+}
 import { runShell } from "./shell";
 import { unifiedDiff } from "./unified-diff";
 import { ToolError } from "./tool-error";
 
 export type ToolCallRequest = { id: string; name: string; arguments: string };
-export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown; diff?: string };
+/** `usage`: what a subagent's own steps cost, counted in the calling turn. */
+export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown; diff?: string; usage?: Usage };
+
+/** A subagent run for a `subagent` call: its final text, and its usage. */
+export type SubagentRunner = (args: { agent: string; task: string }, callId: string, signal: AbortSignal) => Promise<{ ok: boolean; output: string; usage?: Usage }>;
 
 export type ToolRunContext = {
   chatId: string;
@@ -31,6 +45,8 @@ export type ToolRunContext = {
   logError: (line: string) => void;
   /** Runs an MCP tool (`mcp__<server>__<tool>`): validated against its schema, bounded by timeout and cancel. */
   mcpCall?: (name: string, args: unknown, signal: AbortSignal) => Promise<{ ok: boolean; output: string }>;
+  /** Runs a `subagent` call; absent inside a subagent (no nesting) and where subagents cannot run. */
+  runSubagent?: SubagentRunner;
   /** Checks an MCP tool's arguments against its schema (the reasons, or undefined when they fit). */
   mcpValidate?: (name: string, args: unknown) => string[] | undefined;
   /** Set for the calls a subagent makes. */
@@ -39,8 +55,6 @@ export type ToolRunContext = {
 
 export const DENIED_OUTPUT = "The user denied this call.";
 
-/** Tools whose implementation arrives with a later change: known names, never offered upstream yet. */
-export const NOT_YET_RUNNABLE: ReadonlySet<string> = new Set(["subagent"]);
 
 function parseArguments(text: string): unknown {
   if (text.trim() === "") return {};
@@ -61,7 +75,7 @@ function validate<S extends z.ZodType>(schema: S, args: unknown, name: string): 
 export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolOutcome> {
   const parent = ctx.parentCallId ? { parentCallId: ctx.parentCallId } : {};
   let args: unknown = call.arguments;
-  let outcome: { ok: boolean; output: unknown };
+  let outcome: { ok: boolean; output: unknown; usage?: Usage };
   // The call's writes, as a diff for the file change card.
   const diffs: string[] = [];
   const record = ctx.recordWrite;
@@ -79,7 +93,8 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
   }
   ctx.emit({ event: "tool.call", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
   try {
-    outcome = { ok: true, output: await checkAndRun(call, ctx, parent) };
+    const ran = await checkAndRun(call, ctx, parent);
+    outcome = ran instanceof SubagentResult ? { ok: ran.ok, output: ran.output, ...(ran.usage ? { usage: ran.usage } : {}) } : { ok: true, output: ran };
   } catch (error) {
     if (error instanceof ToolError) outcome = { ok: false, output: error.message };
     else {
@@ -95,7 +110,7 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
 async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
   const tool = nativeTool(call.name);
   const gate = toolGate(call.name, ctx.gates);
-  if (!ctx.tools.has(call.name) || gate === "off" || NOT_YET_RUNNABLE.has(call.name)) {
+  if (!ctx.tools.has(call.name) || gate === "off" || (call.name === "subagent" && !ctx.runSubagent)) {
     throw new ToolError(`the tool "${call.name}" is not available in this chat`);
   }
   const isMcp = !tool && call.name.startsWith("mcp__") && ctx.mcpCall !== undefined;
@@ -132,6 +147,10 @@ async function execute(call: ToolCallRequest, args: unknown, ctx: ToolRunContext
     case "task":
       ctx.emit({ event: "task.update", data: { items: (args as z.infer<typeof taskArgsSchema>).items } });
       return "ok";
+    case "subagent": {
+      const result = await ctx.runSubagent!(args as z.infer<typeof subagentArgsSchema>, call.id, ctx.signal);
+      return new SubagentResult(result.ok, result.output, result.usage);
+    }
     case "ask_user": {
       const { question, choices } = args as z.infer<typeof askUserArgsSchema>;
       ctx.emit({ event: "tool.question", data: { callId: call.id, question, ...(choices ? { choices } : {}), ...parent } });
