@@ -79,6 +79,25 @@ export const oauthStartAnswerSchema = z.object({ authorizeUrl: z.string(), state
 export const projectDirQuerySchema = z.object({ projectDir: z.string() });
 const optionalProjectDirQuery = z.object({ projectDir: z.string().optional() });
 
+/** One configured MCP server as GET /api/mcp/servers reports it (contract 6.4). */
+export const mcpServerStatusSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  transport: z.enum(["stdio", "http"]),
+  scope: z.enum(["app", "project"]),
+  status: z.enum(["starting", "ready", "error", "stopped", "untrusted"]),
+  error: z.string().optional(),
+  stderrTail: z.string().optional(),
+  toolCount: z.number(),
+  /** The command line of a stdio server, for the trust prompt. */
+  command: z.string().optional(),
+  enabled: z.boolean(),
+});
+export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
+
+/** POST /api/projects/:id/trust: whether the project's own commands may run. */
+export const trustBodySchema = z.strictObject({ trusted: z.boolean() });
+
 /** 204 No Content. */
 const noContent = z.undefined();
 
@@ -103,6 +122,12 @@ export const apiRoutes = {
   /** Restores the files a turn changed; 409 `conflict` (issues `[{path}]`) when one changed since, unless forced. */
   "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema, response: revertResultSchema },
   "GET /api/tools/catalog": { query: optionalProjectDirQuery, response: z.array(catalogToolSchema) },
+
+  /** Every server the project has (app and project layers), started or not. */
+  "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },
+  /** Starts or restarts a server; 400 while it waits for the project's trust. */
+  "POST /api/mcp/servers/:id/restart": { query: projectDirQuerySchema, response: noContent },
+  "POST /api/projects/:id/trust": { body: trustBodySchema, response: trustBodySchema },
 
   "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },
   "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },

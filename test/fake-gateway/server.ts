@@ -406,7 +406,11 @@ export function numberedPieces(count: number): string[] {
 
 type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };
 
-/** `fake/tools`: a tool call for a command in the last user message, or an answer to the last tool result. */
+/**
+ * `fake/tools`: a tool call for a command in the last user message, or an answer to the last tool result.
+ * Commands: `shell: <cmd>`, `write: <path> <content>`, `edit: <path> <old> => <new>`, `ask: <question>`,
+ * `tasks: <a>, <b>`, and `mcp: <tool id> <JSON arguments>` (any tool by name, e.g. an MCP one).
+ */
 export function toolScenario(messages: { role: string; content: unknown }[]): Scenario {
   const last = messages.at(-1);
   if (last?.role === "tool") return { kind: "reply", text: `Tool said: ${String(last.content).slice(0, 500)}` };
@@ -423,6 +427,16 @@ export function toolScenario(messages: { role: string; content: unknown }[]): Sc
     const [path, change = ""] = [rest.slice(0, rest.indexOf(" ")), rest.slice(rest.indexOf(" ") + 1)];
     const [oldText, newText] = change.split(" => ");
     return { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "edit", path, oldText, newText } }] };
+  }
+  if (verb === "mcp") {
+    const [, name = "", json = "{}"] = /^(\S+)\s*([\s\S]*)$/.exec(rest) ?? [];
+    let args: unknown;
+    try {
+      args = JSON.parse(json || "{}");
+    } catch {
+      return { kind: "reply", text: `Not JSON: ${json}` };
+    }
+    return { kind: "reply", toolCalls: [{ name, arguments: args }] };
   }
   if (verb === "ask") return { kind: "reply", toolCalls: [{ name: "ask_user", arguments: { question: rest, choices: ["yes", "no"] } }] };
   if (verb === "tasks") {

@@ -26,6 +26,7 @@ describe("host messages", () => {
 
   it("navigates only to routes the UI knows, and back to the same hash", () => {
     assert.deepEqual(parseRoute("#/settings/prompts"), { view: "settings", tab: "prompts" });
+    assert.deepEqual(parseRoute("#/settings/mcp"), { view: "settings", tab: "mcp" });
     assert.deepEqual(parseRoute("#/settings/nope"), { view: "settings", tab: "providers" });
     assert.deepEqual(parseRoute("#/chat/c1"), { view: "chat", chatId: "c1" });
     assert.equal(routeHash(parseRoute("#/settings/defaults")), "#/settings/defaults");

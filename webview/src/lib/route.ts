@@ -1,7 +1,7 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
-export type SettingsTab = "providers" | "defaults" | "prompts" | "project";
+export type SettingsTab = "providers" | "defaults" | "prompts" | "project" | "mcp";
 export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab };
-const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "project"];
+const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "project", "mcp"];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
