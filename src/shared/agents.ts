@@ -25,3 +25,17 @@ export const actionSchema = z.looseObject({
   run: actionRunSchema.optional(),
 });
 export type Action = z.infer<typeof actionSchema>;
+
+/** An agent as GET /api/agents lists it. */
+export const agentEntrySchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  model: z.string().optional(),
+  tools: z.array(z.string()).optional(),
+  promptId: z.string().optional(),
+});
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
+
+/** An action as GET /api/actions lists it (what it runs stays on the server). */
+export const actionEntrySchema = z.object({ id: z.string(), label: z.string(), description: z.string() });
+export type ActionEntry = z.infer<typeof actionEntrySchema>;

@@ -1,6 +1,7 @@
 // The /api routes the UI calls, each once: method and path, query, body and response schemas. The
 // webview client is derived from this table, so a path, a body or a result cannot drift unnoticed.
 import { z } from "zod";
+import { actionEntrySchema, agentEntrySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
@@ -17,7 +18,20 @@ import {
   storageBodySchema,
 } from "./settings";
 import { streamEventSchemas } from "./stream-events";
-import { answerBodySchema, approvalBodySchema, catalogToolSchema, revertBodySchema, revertResultSchema } from "./tools";
+import {
+  actionRunBodySchema,
+  answerBodySchema,
+  approvalBodySchema,
+  catalogToolSchema,
+  composerRouteBodySchema,
+  composerRouteSchema,
+  dispatchBodySchema,
+  dispatchResultSchema,
+  revertBodySchema,
+  revertResultSchema,
+  subagentBodySchema,
+  subagentResultSchema,
+} from "./tools";
 import { usageTotalsSchema } from "./usage";
 
 // ---- Settings as responses show them (the zod counterparts of the SettingsView types) ----------
@@ -122,6 +136,17 @@ export const apiRoutes = {
   /** Restores the files a turn changed; 409 `conflict` (issues `[{path}]`) when one changed since, unless forced. */
   "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema, response: revertResultSchema },
   "GET /api/tools/catalog": { query: optionalProjectDirQuery, response: z.array(catalogToolSchema) },
+
+  /** Direct runs from the composer (contract 6.5, 6.6): each is a turn of its own on the chat's stream. */
+  "POST /api/composer/route": { body: composerRouteBodySchema, response: composerRouteSchema },
+  /** 404 unknown agent, 403 gate off, 409 while the chat answers. */
+  "POST /api/tools/subagent": { body: subagentBodySchema, response: subagentResultSchema },
+  /** `shell` or an MCP tool; stays open while its approval waits. 400 file tools or bad MCP arguments, 403 off. */
+  "POST /api/tools/dispatch": { body: dispatchBodySchema, response: dispatchResultSchema },
+  /** 403 for a shell action in a project the user has not trusted. */
+  "POST /api/actions/:id/run": { body: actionRunBodySchema, response: dispatchResultSchema },
+  "GET /api/agents": { query: projectDirQuerySchema, response: z.array(agentEntrySchema) },
+  "GET /api/actions": { query: projectDirQuerySchema, response: z.array(actionEntrySchema) },
 
   /** Every server the project has (app and project layers), started or not. */
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },

@@ -36,3 +36,18 @@ export const dispatchBodySchema = z.strictObject({
 });
 export const actionRunBodySchema = z.strictObject({ projectDir: z.string(), chatId: z.string().min(1) });
 export const composerRouteBodySchema = z.strictObject({ projectDir: z.string(), text: z.string().max(1_000_000) });
+
+/** What Enter does with a composer text (POST /api/composer/route). */
+export const composerRouteSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("agent"), agent: z.string(), task: z.string() }),
+  z.object({ kind: z.literal("tool"), tool: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal("action"), action: z.string() }),
+  z.object({ kind: z.literal("message") }),
+]);
+export type ComposerRouteResult = z.infer<typeof composerRouteSchema>;
+
+/** A direct subagent run's answer: the agent's final text and the model it ran on. */
+export const subagentResultSchema = z.object({ callId: z.string(), agent: z.string(), model: z.string(), output: z.string() });
+/** A dispatched tool's (or an action's) result. */
+export const dispatchResultSchema = z.object({ callId: z.string(), ok: z.boolean(), output: z.unknown() });
+export type DispatchResult = z.infer<typeof dispatchResultSchema>;

@@ -2,7 +2,7 @@
 // the one-line summary, the status, the output as text and the diff as lines. Pure, so it is the
 // same for a live turn and for a transcript read back after a reload.
 
-export type ToolStatus = "running" | "waiting" | "done" | "failed" | "denied" | "interrupted";
+export type ToolStatus = "running" | "waiting" | "done" | "failed" | "denied" | "stopped" | "interrupted";
 
 /** What the card waits for from the user, if anything. */
 export type ToolAsk = { kind: "approval" } | { kind: "question"; question: string; choices?: string[] };
@@ -24,6 +24,8 @@ export type ToolCardData = {
 
 /** The output the server gives a call the user denied (contract 6.2). */
 export const DENIED_OUTPUT = "The user denied this call.";
+/** The output of a call whose turn the user stopped (Stop, or a cancel from another UI). */
+export const CANCELLED_OUTPUT = "the turn was cancelled";
 
 export const STATUS_LABELS: Record<ToolStatus, string> = {
   running: "running",
@@ -31,6 +33,7 @@ export const STATUS_LABELS: Record<ToolStatus, string> = {
   done: "done",
   failed: "failed",
   denied: "denied",
+  stopped: "stopped",
   interrupted: "interrupted",
 };
 
@@ -49,7 +52,8 @@ export function parseArguments(raw: string): unknown {
 /** The status a finished call shows. */
 export function resultStatus(ok: boolean, output: unknown): ToolStatus {
   if (ok) return "done";
-  return output === DENIED_OUTPUT ? "denied" : "failed";
+  if (output === DENIED_OUTPUT) return "denied";
+  return output === CANCELLED_OUTPUT ? "stopped" : "failed";
 }
 
 /** The card's accessible name: the tool, and for some tools their subject ("file notes.txt", "subagent reviewer"). */

@@ -1,11 +1,13 @@
-// One open chat: its transcript from the server, the turn being streamed (text and tool cards),
-// approvals and answers for its waiting tool calls, stop and retry.
+// One open chat: its transcript from the server, the composer's draft, the turn being streamed (text
+// and tool cards), direct runs of agents, tools and actions, approvals and answers for its waiting
+// tool calls, stop and retry.
 import { z } from "zod";
 import type { ChatWithMessages } from "../../../../src/shared/api-routes";
 import type { AppEvent } from "../../../../src/shared/app-events";
 import type { StreamEvent } from "../../../../src/shared/stream-events";
 import type { Usage } from "../../../../src/shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
+import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
@@ -31,12 +33,19 @@ export class ChatSession {
   streaming = $state(false);
   turnUsage = $state.raw<Usage | undefined>();
   error = $state.raw<TurnError | undefined>();
+  /** The composer's text: it goes back there when a direct run is refused. */
+  draft = $state("");
+  /** A direct run the server refused, with its way out. */
+  directError = $state.raw<DirectFailure | undefined>();
   private controller: AbortController | undefined;
+  private stopped = false;
   private lastSent: Sent | undefined;
 
   constructor(
     private readonly api: ApiClient,
     readonly chatId: string,
+    /** A project's folder by its id, for the direct-run routes. */
+    private readonly projectDirOf: (projectId: string) => string = () => "",
   ) {}
 
   async load(): Promise<void> {
@@ -71,6 +80,79 @@ export class ChatSession {
     if (mine) void this.load();
   }
 
+  /**
+   * Enter in the composer: a text starting with "@" asks the server what it is first (an agent, a
+   * tool, an action) and runs that directly; anything else, or a text the route leaves to the model,
+   * is a message to the model.
+   */
+  async submit(modelId?: string): Promise<void> {
+    const text = this.draft.trim();
+    // No wait for the chat to load: a message needs nothing of it, and a run's project is known anyway.
+    if (this.streaming || !text) return;
+    this.draft = "";
+    this.directError = undefined;
+    if (!text.startsWith("@")) return this.send(text, modelId);
+    let route: DirectRoute | undefined;
+    try {
+      const routed = await this.api.call("POST /api/composer/route", { body: { projectDir: this.projectDirOf(this.chat?.projectId ?? ""), text } });
+      if (routed.kind === "message") return this.send(text, modelId);
+      route = routed;
+      await this.runDirect(route);
+    } catch (error) {
+      // A run the user stopped is no failure to explain.
+      if (this.stopped) return;
+      this.directError = directFailure(text, route, error);
+      if (!this.draft) this.draft = text;
+    }
+  }
+
+  /** Runs a refused text again (the chat is free now, the gate changed…). */
+  async retryDirect(failure: DirectFailure, modelId?: string): Promise<void> {
+    this.draft = failure.text;
+    await this.submit(modelId);
+  }
+
+  /** The way out of a refused run: its text to the model, as a message. */
+  async sendToModel(failure: DirectFailure, modelId?: string): Promise<void> {
+    this.directError = undefined;
+    if (this.draft.trim() === failure.text) this.draft = "";
+    await this.send(failure.text, modelId);
+  }
+
+  /** Runs the route's request as a turn of its own, following the chat's stream meanwhile so its cards show live. */
+  private async runDirect(route: DirectRoute): Promise<void> {
+    const chatId = this.chatId;
+    const projectDir = this.projectDirOf(this.chat?.projectId ?? "");
+    const request = (): Promise<unknown> => {
+      if (route.kind === "agent") return this.api.call("POST /api/tools/subagent", { body: { projectDir, chatId, agent: route.agent, task: route.task } });
+      if (route.kind === "tool") return this.api.call("POST /api/tools/dispatch", { body: { projectDir, chatId, tool: route.tool, arguments: route.arguments, callId: newCallId() } });
+      return this.api.call("POST /api/actions/:id/run", { params: { id: route.action }, body: { projectDir, chatId } });
+    };
+    const messages = this.chat?.messages ?? [];
+    const known = { turnIds: new Set(messages.flatMap((m) => (m.meta?.turnId ? [m.meta.turnId] : []))), messageIds: new Set(messages.map((m) => m.id)) };
+    this.controller = new AbortController();
+    const signal = this.controller.signal;
+    this.streaming = true;
+    this.live = emptyTurn();
+    this.turnUsage = undefined;
+    this.error = undefined;
+    this.stopped = false;
+    let settled = false;
+    const running = request().finally(() => (settled = true));
+    // A refused run never starts a turn: stop polling the stream at once.
+    const follower = new AbortController();
+    signal.addEventListener("abort", () => follower.abort());
+    running.catch(() => follower.abort());
+    try {
+      await Promise.all([running, followNewTurn(this.api, chatId, known, (event) => this.onEvent(event), () => settled, follower.signal)]);
+    } finally {
+      const read = await this.read();
+      this.streaming = false;
+      this.live = emptyTurn();
+      this.apply(read);
+    }
+  }
+
   async send(content: string, modelId?: string, referencedPaths?: string[]): Promise<void> {
     if (this.streaming || !content.trim()) return;
     // The model goes with it: a send refused before the turn began never saved it on the chat.
@@ -79,11 +161,18 @@ export class ChatSession {
     await this.run("POST /api/chats/:id/messages/stream", body, content);
   }
 
+  /** Which agent this chat runs as; null goes back to the project's default. */
+  async setAgent(agent: string | null): Promise<void> {
+    const changed = await this.api.call("PATCH /api/chats/:id", { params: { id: this.chatId }, body: { agent } });
+    if (this.chat) this.chat = { ...this.chat, ...changed };
+  }
+
   async retry(): Promise<void> {
     if (this.lastSent) await this.send(this.lastSent.content, this.lastSent.modelId, this.lastSent.referencedPaths);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.api.call("POST /api/chats/:id/cancel", { params: { id: this.chatId } }).catch(() => {});
   }
 
