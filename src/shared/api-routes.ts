@@ -146,6 +146,8 @@ export const apiRoutes = {
   /** 403 for a shell action in a project the user has not trusted. */
   "POST /api/actions/:id/run": { body: actionRunBodySchema, response: dispatchResultSchema },
   "GET /api/agents": { query: projectDirQuerySchema, response: z.array(agentEntrySchema) },
+  /** Sets (or with null clears) an agent's prompt in `.app.json`; 404 unknown agent or prompt. */
+  "PUT /api/agents/:name/prompt": { body: z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() }), response: noContent },
   "GET /api/actions": { query: projectDirQuerySchema, response: z.array(actionEntrySchema) },
 
   /** Every server the project has (app and project layers), started or not. */

@@ -129,4 +129,21 @@ describe("direct runs from the composer", function () {
     assert.equal((await f.s.api("POST", "/api/actions/nothing/run", { projectDir: q, chatId: chat.id })).status, 404);
     assert.equal((await f.s.api("POST", "/api/actions/sum/run", { projectDir: q, chatId: chat.id })).status, 400, "an MCP tool the project does not have");
   });
+
+  it("sets an agent's prompt from the Agents page, keeping everything else in .app.json", async () => {
+    const file = path.join(q, ".app.json");
+    const before = JSON.parse(fs.readFileSync(file, "utf8"));
+    before.agents.push({ name: "??broken", custom: 1 });
+    before.agents[0].extra = { keep: true };
+    fs.writeFileSync(file, JSON.stringify(before));
+    assert.equal((await f.s.api("PUT", "/api/agents/ghost/prompt", { projectDir: q, promptId: "review" })).status, 204);
+    const after = JSON.parse(fs.readFileSync(file, "utf8"));
+    assert.equal(after.agents[1].promptId, "review");
+    assert.deepEqual(after.agents[0].extra, { keep: true });
+    assert.deepEqual(after.agents[2], { name: "??broken", custom: 1 }, "a damaged entry stays");
+    assert.equal((await f.s.api("PUT", "/api/agents/ghost/prompt", { projectDir: q, promptId: null })).status, 204);
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).agents[1].promptId, undefined);
+    assert.equal((await f.s.api("PUT", "/api/agents/nobody/prompt", { projectDir: q, promptId: null })).status, 404);
+    assert.equal((await f.s.api("PUT", "/api/agents/ghost/prompt", { projectDir: q, promptId: "no-such" })).status, 404);
+  });
 });

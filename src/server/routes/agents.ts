@@ -3,8 +3,14 @@ import type { Router } from "express";
 import { routeRouter } from "./router";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
+import type { PromptService } from "../../services/prompt-service";
+import { setAgentPrompt } from "../../services/agent-settings";
+import { parseWith } from "../middleware/validation";
+import { z } from "zod";
 
-export function agentRoutes(deps: { settings: SettingsService; projects: ProjectRegistry }): Router {
+const agentPromptBody = z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() });
+
+export function agentRoutes(deps: { settings: SettingsService; projects: ProjectRegistry; prompts: PromptService }): Router {
   const router = routeRouter();
   const snapshot = async (projectDir: unknown) => deps.settings.snapshot(await deps.projects.lookup(projectDir));
 
@@ -12,6 +18,13 @@ export function agentRoutes(deps: { settings: SettingsService; projects: Project
     const { agents, issues } = (await snapshot(req.query.projectDir)).agents;
     if (issues.length > 0) res.setHeader("X-Parley-Skipped-Entries", String(issues.length));
     res.json(agents.map(({ name, description, model, tools, promptId }) => ({ name, description, ...(model ? { model } : {}), ...(tools ? { tools } : {}), ...(promptId ? { promptId } : {}) })));
+  });
+
+  /** The Agents page picks an agent's prompt; everything else about the agent stays as written. */
+  router.put("/api/agents/:name/prompt", async (req, res) => {
+    const body = parseWith(agentPromptBody, req.body);
+    await setAgentPrompt(deps.settings, deps.prompts, await deps.projects.resolveDir(body.projectDir), req.params.name, body.promptId);
+    res.status(204).end();
   });
 
   router.get("/api/actions", async (req, res) => {
