@@ -30,4 +30,6 @@ await Promise.all(
 fs.chmodSync("dist/cli.cjs", 0o755);
 
 await viteBuild({ configFile: "webview/vite.config.ts", logLevel: "warn" });
+// The sign-in page's own small script, next to the UI (served as /login.js; Vite empties its folder first).
+await build({ entryPoints: ["webview/src/login.ts"], outfile: "media/webview/login.js", bundle: true, format: "esm", platform: "browser", target: "es2022", minify: true, logLevel: "warning" });
 console.error("build: dist/ and media/webview/ are up to date");

@@ -21,6 +21,7 @@ import { mentionRoutes } from "./routes/mentions";
 import { toolRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
 import { directRoutes } from "./routes/direct";
+import { accessRoutes, loginGate } from "./routes/access";
 import { SseRegistry } from "./sse";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -41,6 +42,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   const access: AccessDeps = {
     token: runtime.token,
     sessions: runtime.sessions,
+    access: runtime.access,
     allowedHosts: () => {
       const hosts = runtime.settings.appLayer().allowedHosts;
       return Array.isArray(hosts) ? (hosts as string[]) : [];
@@ -76,7 +78,9 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(toolRoutes(runtime));
   app.use(mcpRoutes(runtime));
   app.use(directRoutes(runtime));
+  app.use(accessRoutes(access));
   app.use(apiNotFound);
+  app.use(loginGate(access));
   app.use(webUiRoutes(options.webviewDir));
 
   app.use(errorHandler((line) => runtime.log.error(line)));

@@ -30,6 +30,8 @@ import { ConnectionResolver } from "../services/connection-resolver";
 import { PendingInteractions } from "../tools/interactions";
 import { CheckpointsRepo } from "../store/checkpoints-repo";
 import { ProjectTrust } from "../store/project-trust";
+import { PasskeysRepo } from "../store/passkeys-repo";
+import { AccessService, DEFAULT_SESSION_IDLE_DAYS } from "../services/access-service";
 import { McpManager } from "../tools/mcp/manager";
 import { ToolEnvironment } from "../services/tool-environment";
 import { Subagents } from "../services/subagents";
@@ -72,6 +74,7 @@ export type Runtime = {
   events: EventBus;
   secrets: SecretStore;
   sessions: SessionsRepo;
+  access: AccessService;
   appStore: AppSettingsStore;
   projects: ProjectRegistry;
   settings: SettingsService;
@@ -142,6 +145,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const toolCache = new McpToolCacheRepo(db);
   const toolCatalog = new ToolCatalog(toolCache);
   const trust = new ProjectTrust(kv);
+  const sessions = new SessionsRepo(db);
+  const access = new AccessService(kv, sessions, new PasskeysRepo(db), () => settings.appLayer().access?.sessionIdleDays ?? DEFAULT_SESSION_IDLE_DAYS);
   const mcp = new McpManager({
     cache: toolCache,
     credentials,
@@ -201,7 +206,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.log,
     events,
     secrets,
-    sessions: new SessionsRepo(db),
+    sessions,
+    access,
     appStore,
     projects,
     settings,

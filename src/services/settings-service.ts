@@ -19,7 +19,7 @@ import type { ProjectSettingsRepo } from "../store/project-settings-repo";
 import { projectFilePath, readProjectFile, removeProjectFile, writeProjectFile } from "../store/project-file";
 import { Credentials } from "./credentials";
 import { ProjectSnapshot } from "./project-snapshot";
-import type { ResolvedSettings } from "../shared/settings";
+import type { AppSettings, ResolvedSettings } from "../shared/settings";
 import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
@@ -63,7 +63,7 @@ export class SettingsService {
   constructor(private readonly deps: SettingsServiceDeps) {}
 
   /** The stored app layer, validated key by key (bad keys are dropped from use, not deleted). */
-  appLayer(): JsonObject {
+  appLayer(): AppSettings {
     const stored = this.deps.app.read();
     // Validation is the costly part; the store hands back the same object while the row is unchanged.
     if (this.validatedApp?.stored !== stored) this.validatedApp = { stored, value: validateLayer(stored, appSettingsShape).value };

@@ -112,6 +112,31 @@ export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 /** POST /api/projects/:id/trust: whether the project's own commands may run. */
 export const trustBodySchema = z.strictObject({ trusted: z.boolean() });
 
+// ---- Access: password, passkeys and browser sessions (contract 6.7) ------------------------------
+
+export const accessStatusSchema = z.object({ passwordSet: z.boolean(), passkeys: z.number(), authenticated: z.boolean() });
+export type AccessStatus = z.infer<typeof accessStatusSchema>;
+/** `current` is needed to change or clear a password that is set; the server wants 12 characters or more. */
+export const passwordBodySchema = z.strictObject({ current: z.string().max(1024).optional(), next: z.string().max(1024) });
+export const clearPasswordBodySchema = z.strictObject({ current: z.string().max(1024) });
+export const loginBodySchema = z.strictObject({ password: z.string().max(1024) });
+/** A browser session; `id` is what DELETE takes (never the cookie itself). */
+export const accessSessionSchema = z.object({ id: z.string(), createdAt: z.string(), lastSeenAt: z.string(), userAgent: z.string(), current: z.boolean() });
+export type AccessSession = z.infer<typeof accessSessionSchema>;
+export const passkeySchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type Passkey = z.infer<typeof passkeySchema>;
+export const passkeyNameSchema = z.string().trim().min(1).max(100);
+/** A WebAuthn credential as @simplewebauthn/browser hands it over; the server's library checks the rest. */
+export const credentialResponseSchema = z.looseObject({ id: z.string().max(2048), rawId: z.string().max(2048), type: z.literal("public-key"), response: z.looseObject({}) });
+/** PublicKeyCredentialCreationOptionsJSON / …RequestOptionsJSON: the fields the UI relies on, the rest kept. */
+export const registrationOptionsSchema = z.looseObject({
+  challenge: z.string(),
+  rp: z.looseObject({ name: z.string(), id: z.string().optional() }),
+  user: z.looseObject({ id: z.string(), name: z.string(), displayName: z.string() }),
+  pubKeyCredParams: z.array(z.looseObject({ type: z.literal("public-key"), alg: z.number() })),
+});
+export const authenticationOptionsSchema = z.looseObject({ challenge: z.string(), rpId: z.string().optional() });
+
 /** 204 No Content. */
 const noContent = z.undefined();
 
@@ -165,6 +190,25 @@ export const apiRoutes = {
   "PATCH /api/settings/project": { query: projectDirQuerySchema, body: projectSettingsPatchSchema, response: projectSettingsAnswerSchema },
   "PUT /api/settings/project/storage": { query: projectDirQuerySchema, body: storageBodySchema, response: projectSettingsAnswerSchema },
   "GET /api/settings/resolved": { query: optionalProjectDirQuery, response: z.object({ settings: resolvedSettingsViewSchema }) },
+
+  "GET /api/access/status": { response: accessStatusSchema },
+  /** Sets or changes the password (204); every session ends, and the caller gets a fresh one. 403 wrong `current`. */
+  "POST /api/access/password": { body: passwordBodySchema, response: noContent },
+  "DELETE /api/access/password": { body: clearPasswordBodySchema, response: noContent },
+  "POST /api/access/login": { body: loginBodySchema, response: noContent },
+  "POST /api/access/logout": { response: noContent },
+  "GET /api/access/sessions": { response: z.array(accessSessionSchema) },
+  "DELETE /api/access/sessions/:id": { response: noContent },
+  /** Revokes every session but the caller's. */
+  "DELETE /api/access/sessions": { response: z.object({ revoked: z.number() }) },
+  "GET /api/access/passkeys": { response: z.array(passkeySchema) },
+  "PATCH /api/access/passkeys/:id": { body: z.strictObject({ name: passkeyNameSchema }), response: noContent },
+  "DELETE /api/access/passkeys/:id": { response: noContent },
+  /** 400 on an IP address (the message names http://localhost:PORT/). */
+  "POST /api/access/passkeys/register/options": { body: z.strictObject({}), response: registrationOptionsSchema },
+  "POST /api/access/passkeys/register/verify": { body: z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema }), response: passkeySchema },
+  "POST /api/access/login/passkey/options": { body: z.strictObject({}), response: authenticationOptionsSchema },
+  "POST /api/access/login/passkey/verify": { body: z.strictObject({ response: credentialResponseSchema }), response: noContent },
 
   "GET /api/providers/gateway/models": { query: z.object({ slice: modelSliceSchema.optional() }), response: z.array(catalogModelSchema) },
   "GET /api/providers/gateway/credits": { response: creditsAnswerSchema },

@@ -100,6 +100,8 @@ const appOnlyShape = {
   allowedHosts: z.array(z.string().min(1)),
   /** Attribution `HTTP-Referer` sent upstream. */
   refererUrl: z.url(),
+  /** Browser sessions (password, passkey, token link) end after this many idle days (default 7). */
+  access: z.object({ sessionIdleDays: z.number().int().min(1).max(365) }).partial(),
 };
 
 const projectOnlyShape = {

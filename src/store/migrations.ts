@@ -92,4 +92,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX checkpoints_by_chat ON checkpoints(chat_id);
   `,
+  /* 4: passkeys (WebAuthn credentials) for the browser UI's optional sign-in */ `
+  CREATE TABLE passkeys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    public_key BLOB NOT NULL,
+    counter INTEGER NOT NULL,
+    transports TEXT NOT NULL,
+    rp_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT
+  );
+  `,
 ];

@@ -1,5 +1,6 @@
-// Table sessions: browser sessions opened by the token link. Only SHA-256 of the cookie is stored,
-// so a copied database file does not hand out live sessions.
+// Table sessions: browser sessions opened by the token link, a password or a passkey. Only SHA-256 of
+// the cookie is stored, so a copied database file does not hand out live sessions. A session expires
+// after an idle time: every use moves its expiry.
 import { createHash } from "node:crypto";
 import type { Db } from "./db";
 import { statement } from "./statements";
@@ -14,18 +15,37 @@ export function hashSessionId(id: string): string {
 export class SessionsRepo {
   constructor(private readonly db: Db) {}
 
-  create(id: string, userAgent: string, ttlMs: number): void {
+  create(id: string, userAgent: string, idleMs: number): void {
     const now = new Date();
     statement(this.db, "INSERT INTO sessions (id_hash, created_at, last_seen_at, expires_at, user_agent) VALUES (?, ?, ?, ?, ?)")
-      .run(hashSessionId(id), now.toISOString(), now.toISOString(), new Date(now.getTime() + ttlMs).toISOString(), userAgent);
+      .run(hashSessionId(id), now.toISOString(), now.toISOString(), new Date(now.getTime() + idleMs).toISOString(), userAgent);
   }
 
-  /** True when the session exists and has not expired; records that it was seen. */
-  touch(id: string): boolean {
-    const now = nowIso();
-    const result = statement(this.db, "UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?")
-      .run(now, hashSessionId(id), now);
+  /**
+   * True when the session exists and has not expired; records that it was seen and, given an idle
+   * time, moves its expiry that far ahead.
+   */
+  touch(id: string, idleMs?: number): boolean {
+    const now = new Date();
+    const result =
+      idleMs === undefined
+        ? statement(this.db, "UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?").run(now.toISOString(), hashSessionId(id), now.toISOString())
+        : statement(this.db, "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id_hash = ? AND expires_at > ?").run(
+            now.toISOString(),
+            new Date(now.getTime() + idleMs).toISOString(),
+            hashSessionId(id),
+            now.toISOString(),
+          );
     return result.changes > 0;
+  }
+
+  revokeAll(): void {
+    statement(this.db, "DELETE FROM sessions").run();
+  }
+
+  /** Revokes every session but `keepIdHash`; returns how many ended. */
+  revokeAllBut(keepIdHash: string | undefined): number {
+    return statement(this.db, "DELETE FROM sessions WHERE id_hash <> ?").run(keepIdHash ?? "").changes;
   }
 
   list(): SessionRow[] {

@@ -124,7 +124,8 @@ describe("web UI: tool cards and the agent loop", function () {
     await conflict.getByText("notes.txt").waitFor();
     assert.equal(fs.readFileSync(file, "utf8"), "changed by hand\n", "nothing reverted before Revert anyway");
     await conflict.getByRole("button", { name: "Revert anyway" }).click();
-    await page.getByRole("status").filter({ hasText: "Restored notes.txt." }).last().waitFor();
+    // The first revert's status says the same: wait for a second one, not for the one already there.
+    await page.getByRole("status").filter({ hasText: "Restored notes.txt." }).nth(1).waitFor();
     assert.equal(fs.readFileSync(file, "utf8"), "alpha beta\n");
   });
 

@@ -13,6 +13,9 @@ import { AppState } from "./lib/state/app.svelte";
 
 const boot = readBootstrap();
 document.documentElement.dataset.host = boot.inVsCode ? "vscode" : "browser";
-const host = createHost(boot.inVsCode);
-const app = new AppState(new ApiClient(boot), host, boot.projectId);
+const host = createHost(boot);
+const api = new ApiClient(boot);
+// A browser tab whose session ended (revoked elsewhere, expired, a new password) shows the sign-in page.
+if (!boot.inVsCode) api.onUnauthorized = () => window.location.replace(`${boot.serverUrl}/login`);
+const app = new AppState(api, host, boot.projectId);
 void host.ready().then(() => mount(App, { target: document.getElementById("app")!, props: { app } }));

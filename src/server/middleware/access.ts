@@ -1,20 +1,21 @@
 // Who may talk to the server: loopback Host names only (DNS-rebinding defence), no foreign Origin on
-// writes (CSRF defence), and on /api a Bearer token or a session cookie. Password and passkey checks
-// slot in as further credential checkers.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+// writes (CSRF defence), and on /api a Bearer token or a session cookie (opened by the token link, a
+// password or a passkey; see services/access-service.ts).
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { AppError } from "../../core/app-error";
 import { isApiPath, isLoopbackHost, parseHostHeader } from "../../core/request-path";
 import type { SessionsRepo } from "../../store/sessions-repo";
+import type { AccessService } from "../../services/access-service";
 
 export const SESSION_COOKIE = "parley_session";
-const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[a-z0-9-]+$/i;
 
 export type AccessDeps = {
   token: string;
   sessions: SessionsRepo;
+  access: AccessService;
   /** Extra Host names the user allowed in settings. */
   allowedHosts: () => string[];
   /** Origins the in-process editor host vouches for (a code-server webview's origin). */
@@ -24,6 +25,7 @@ export type AccessDeps = {
 /** `/api` routes reachable without credentials (the callback proves itself with its `state`). */
 export function isPublicApiRoute(method: string, path: string): boolean {
   if (method === "GET" && path === "/api/health") return true;
+  if (method === "GET" && path === "/api/access/status") return true;
   if (path === "/api/access/login" || path.startsWith("/api/access/login/")) return true;
   return method === "GET" && path === "/api/providers/gateway/oauth/callback";
 }
@@ -104,7 +106,7 @@ function bearer(req: Request): string | undefined {
   return header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
 }
 
-function sessionId(req: Request): string | undefined {
+export function sessionId(req: Request): string | undefined {
   return req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
 }
 
@@ -112,7 +114,7 @@ export function isAuthenticated(req: Request, deps: AccessDeps): boolean {
   const token = bearer(req);
   if (token !== undefined) return sameSecret(token, deps.token);
   const session = sessionId(req);
-  return session !== undefined && deps.sessions.touch(session);
+  return session !== undefined && deps.sessions.touch(session, deps.access.idleMs);
 }
 
 /**
@@ -136,14 +138,17 @@ export function tokenLogin(deps: AccessDeps): RequestHandler {
       next(new AppError("unauthorized", "this login link is not valid (Parley makes a new one at every start)"));
       return;
     }
-    const id = randomBytes(32).toString("base64url");
-    deps.sessions.deleteExpired();
-    deps.sessions.create(id, String(req.headers["user-agent"] ?? "").slice(0, 200), SESSION_TTL_MS);
-    res.setHeader(
-      "Set-Cookie",
-      serializeCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: "strict", path: "/", maxAge: SESSION_TTL_MS / 1000 }),
-    );
+    setSessionCookie(res, deps.access.openSession(String(req.headers["user-agent"] ?? "")), deps.access.idleMs);
     // Relative, so a server reached through a path prefix (a proxy) lands on its own root.
     res.redirect(302, "./");
   };
+}
+
+/** The HttpOnly, SameSite=Strict session cookie, living as long as the session may stay idle. */
+export function setSessionCookie(res: Response, id: string, idleMs: number): void {
+  res.setHeader("Set-Cookie", serializeCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: "strict", path: "/", maxAge: Math.floor(idleMs / 1000) }));
+}
+
+export function clearSessionCookie(res: Response): void {
+  res.setHeader("Set-Cookie", serializeCookie(SESSION_COOKIE, "", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 0 }));
 }

@@ -54,7 +54,18 @@ async function errorOf(response: Response): Promise<ApiError> {
 }
 
 export class ApiClient {
+  /**
+   * Called when a browser tab gets a 401: its session ended (revoked, expired, or a new password),
+   * so the tab should show the sign-in page. Never with a token (VS Code), whose 401 means a bug.
+   */
+  onUnauthorized: (() => void) | undefined;
+
   constructor(private readonly boot: Bootstrap) {}
+
+  private async failure(response: Response): Promise<ApiError> {
+    if (response.status === 401 && !this.boot.token) this.onUnauthorized?.();
+    return errorOf(response);
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return { ...(this.boot.token ? { authorization: `Bearer ${this.boot.token}` } : {}), ...extra };
@@ -76,7 +87,7 @@ export class ApiClient {
       headers: this.headers(sent === undefined ? {} : { "content-type": "application/json" }),
       body: sent === undefined ? undefined : JSON.stringify(sent),
     });
-    if (!response.ok) throw await errorOf(response);
+    if (!response.ok) throw await this.failure(response);
     if (response.status === 204) return undefined as RouteResult<K>;
     const text = await response.text();
     // Typed by the table, not parsed: the server validates what it sends, and a stricter client
@@ -98,7 +109,7 @@ export class ApiClient {
       body: input.body === undefined ? undefined : JSON.stringify(input.body),
     });
     if (response.status === 204) return;
-    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) throw await errorOf(response);
+    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) throw await this.failure(response);
     await readSse(response.body!, onEvent);
   }
 

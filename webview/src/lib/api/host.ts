@@ -2,6 +2,8 @@
 // methods fall back to the browser and the UI hides what it cannot do. The messages both ways are
 // the shared discriminated unions of src/shared/host-messages.ts.
 import { hostToWebviewSchema, type HostToWebview, type WebviewToHost } from "../../../../src/shared/host-messages";
+import { browserLink } from "../access";
+import type { Bootstrap } from "../bootstrap";
 
 export interface Host {
   /** Resolves when the UI may call the server (in VS Code, once the host trusts this webview's origin). */
@@ -10,6 +12,10 @@ export interface Host {
   openExternal(url: string): void;
   /** Opens an editor diff of a file a turn changed; absent in a browser (the UI hides "Open diff"). */
   openDiff?(chatId: string, turnId: string, path: string): void;
+  /** Opens this app's page `hash` in the system browser, signed in; VS Code only (the UI hides it elsewhere). */
+  openInBrowser?(hash: string): void;
+  /** Whether passkeys (WebAuthn) can work here: not in VS Code's webviews. */
+  readonly passkeys: boolean;
   /** Messages from the host (for example "open this chat" after the New Chat command). */
   onMessage(listener: (message: HostToWebview) => void): void;
 }
@@ -34,7 +40,8 @@ export function readHostMessage(event: MessageEvent, inVsCode: boolean): HostToW
   return parsed.success ? parsed.data : undefined;
 }
 
-export function createHost(inVsCode: boolean): Host {
+export function createHost(boot: Bootstrap): Host {
+  const { inVsCode } = boot;
   const onMessage: Host["onMessage"] = (listener) =>
     window.addEventListener("message", (event) => {
       const message = readHostMessage(event, inVsCode);
@@ -52,12 +59,15 @@ export function createHost(inVsCode: boolean): Host {
       ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
       openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
+      openInBrowser: (hash) => vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
+      passkeys: false,
       onMessage,
     };
   }
   return {
     ready: () => Promise.resolve(),
     openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
+    passkeys: true,
     onMessage,
   };
 }
