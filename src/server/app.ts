@@ -2,7 +2,7 @@
 // in-process and the CLI and the extension bind it the same way.
 import express, { type Express } from "express";
 import type { Runtime } from "./runtime";
-import { contentTypeGuard, hostGuard, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
+import { contentTypeGuard, hostGuard, isAuthenticated, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
 import { apiNotFound, errorHandler } from "./middleware/errors";
 import { bodyDepthGuard } from "./middleware/body-depth";
 import { healthRoutes } from "./routes/health";
@@ -78,7 +78,8 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(toolRoutes(runtime));
   app.use(mcpRoutes(runtime));
   app.use(directRoutes(runtime));
-  app.use(accessRoutes(access));
+  streams.authorized = (req) => isAuthenticated(req, access);
+  app.use(accessRoutes(access, () => streams.recheck()));
   app.use(apiNotFound);
   app.use(loginGate(access));
   app.use(webUiRoutes(options.webviewDir));

@@ -9,21 +9,31 @@ export type SseChannel = {
 
 const KEEP_ALIVE_MS = 15_000;
 
-/** Registry of open streams, so shutdown can end them instead of waiting on them. */
+/**
+ * Registry of open streams, so shutdown can end them instead of waiting on them, and so a revoked
+ * session's streams end at once rather than at their next reconnect.
+ */
 export class SseRegistry {
-  private readonly open = new Set<SseChannel>();
-  add(channel: SseChannel): void {
-    this.open.add(channel);
+  private readonly open = new Map<SseChannel, Request>();
+  /** Whether a stream's request still has its credentials (set by the app). */
+  authorized: (req: Request) => boolean = () => true;
+
+  add(channel: SseChannel, req: Request): void {
+    this.open.set(channel, req);
   }
   remove(channel: SseChannel): void {
     this.open.delete(channel);
   }
   closeAll(): void {
-    for (const channel of [...this.open]) channel.close();
+    for (const channel of [...this.open.keys()]) channel.close();
+  }
+  /** Ends the streams whose session was revoked or expired. */
+  recheck(): void {
+    for (const [channel, req] of [...this.open]) if (!this.authorized(req)) channel.close();
   }
 }
 
-export function openSse(_req: Request, res: Response, registry: SseRegistry, onClose?: () => void): SseChannel {
+export function openSse(req: Request, res: Response, registry: SseRegistry, onClose?: () => void): SseChannel {
   res.status(200);
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache, no-transform");
@@ -57,6 +67,6 @@ export function openSse(_req: Request, res: Response, registry: SseRegistry, onC
   }
   // The response, not the request: a POST request emits "close" as soon as its body has been read.
   res.on("close", finish);
-  registry.add(channel);
+  registry.add(channel, req);
   return channel;
 }

@@ -136,4 +136,17 @@ describe("access: password and sessions", function () {
     s.runtime.db.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z'").run();
     assert.equal((await fetch(`${s.url}/api/projects`, as(cookieOf(res)))).status, 401);
   });
+
+  it("ends a revoked session's open event stream at once", async () => {
+    await s.api("POST", "/api/access/password", { next: PASSWORD });
+    const watcher = cookieOf(await login(PASSWORD));
+    const admin = cookieOf(await login(PASSWORD));
+    const stream = await fetch(`${s.url}/api/events`, as(watcher));
+    assert.equal(stream.status, 200);
+    const ended = stream.text().then(() => "ended");
+    const listed = await (await fetch(`${s.url}/api/access/sessions`, as(admin))).json();
+    const target = listed.find((x: any) => !x.current);
+    assert.equal((await fetch(`${s.url}/api/access/sessions/${target.id}`, { method: "DELETE", ...as(admin) })).status, 204);
+    assert.equal(await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve("still open"), 3000))]), "ended");
+  });
 });

@@ -52,7 +52,8 @@ function openSession(req: Request, res: Response, access: AccessService): void {
   setSessionCookie(res, access.openSession(String(req.headers["user-agent"] ?? "")), access.idleMs);
 }
 
-export function accessRoutes(deps: AccessDeps): Router {
+/** `sessionsEnded`: called after sessions were revoked, so their open event streams end too. */
+export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () => {}): Router {
   const router = routeRouter();
   const { access } = deps;
 
@@ -63,6 +64,7 @@ export function accessRoutes(deps: AccessDeps): Router {
   router.post("/api/access/password", async (req, res) => {
     const body = parseWith(passwordBodySchema, req.body);
     await access.setPassword(body.current, body.next);
+    sessionsEnded();
     // Changing the password ends every session, this one too: open a fresh one for the person who changed it.
     if (sessionId(req)) openSession(req, res, access);
     res.status(204).end();
@@ -71,6 +73,7 @@ export function accessRoutes(deps: AccessDeps): Router {
   router.delete("/api/access/password", async (req, res) => {
     const body = parseWith(clearPasswordBodySchema, req.body ?? {});
     await access.clearPassword(body.current);
+    sessionsEnded();
     if (sessionId(req)) openSession(req, res, access);
     res.status(204).end();
   });
@@ -85,6 +88,7 @@ export function accessRoutes(deps: AccessDeps): Router {
   router.post("/api/access/logout", (req, res) => {
     const cookie = sessionId(req);
     if (cookie) access.endSession(cookie);
+    sessionsEnded();
     clearSessionCookie(res);
     res.status(204).end();
   });
@@ -95,12 +99,15 @@ export function accessRoutes(deps: AccessDeps): Router {
 
   router.delete("/api/access/sessions/:id", (req, res) => {
     access.revokeSession(req.params.id);
+    sessionsEnded();
     res.status(204).end();
   });
 
   /** Revoke every session but this one. */
   router.delete("/api/access/sessions", (req, res) => {
-    res.json({ revoked: access.revokeOthers(sessionId(req)) });
+    const revoked = access.revokeOthers(sessionId(req));
+    sessionsEnded();
+    res.json({ revoked });
   });
 
   router.get("/api/access/passkeys", (_req, res) => {
