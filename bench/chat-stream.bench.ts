@@ -85,6 +85,7 @@ async function firstToken(stack: Stack, samples: number): Promise<void> {
     parleyMedianMs: round(median(parley)),
     directMedianMs: round(median(straight)),
     addedMedianMs: round(median(parley) - median(straight)),
+    meetsTarget: median(parley) - median(straight) < 2,
     parleyP95Ms: round(percentile(parley, 95)),
     directP95Ms: round(percentile(straight, 95)),
     targetAddedMedianMs: 2,

@@ -16,15 +16,23 @@ const common = {
   logLevel: "warning",
   // Native addon and the editor API are provided at run time, never bundled.
   external: ["better-sqlite3", "vscode"],
-  define: { PARLEY_VERSION: JSON.stringify(pkg.version) },
+  define: { PARLEY_VERSION: JSON.stringify(pkg.version), "import.meta.url": "__parleyModuleUrl" },
 };
+// Source modules find sibling files (the mention worker) from import.meta.url; in a CommonJS bundle
+// that is the bundle's own file.
+const moduleUrl = 'var __parleyModuleUrl=require("url").pathToFileURL(__filename).href;';
 
-const entries = [{ in: "src/cli.ts", out: "dist/cli.cjs", banner: "#!/usr/bin/env node" }];
+const entries = [
+  { in: "src/cli.ts", out: "dist/cli.cjs", banner: "#!/usr/bin/env node" },
+  // Scans, watches and ranks files off the main thread; loaded from next to cli.cjs / extension.cjs.
+  // @parcel/watcher's JS is bundled; its native prebuild (@parcel/watcher-<platform>) is required at run time.
+  { in: "src/services/mention-worker.ts", out: "dist/mention-worker.cjs" },
+];
 if (fs.existsSync("src/extension.ts")) entries.push({ in: "src/extension.ts", out: "dist/extension.cjs" });
 
 await Promise.all(
   entries.map((entry) =>
-    build({ ...common, entryPoints: [entry.in], outfile: entry.out, banner: entry.banner ? { js: entry.banner } : undefined }),
+    build({ ...common, entryPoints: [entry.in], outfile: entry.out, banner: { js: entry.banner ? `${entry.banner}\n${moduleUrl}` : moduleUrl } }),
   ),
 );
 fs.chmodSync("dist/cli.cjs", 0o755);

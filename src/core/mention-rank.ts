@@ -3,7 +3,8 @@
 //
 // Tiers, best first: exact name; name prefix; name word start (after / _ . - : or a camelCase
 // hump); name substring; path prefix; path substring; other search text (tags, descriptions);
-// fuzzy subsequence of the path (which covers the name). Case-insensitive. Ties keep catalog order.
+// fuzzy subsequence of the path (which covers the name). Case-insensitive. Ties keep catalog order;
+// inside the fuzzy tier, matches are ordered by match quality first (see fuzzyAlign).
 
 export const enum Tier {
   Exact = 0,
@@ -19,6 +20,10 @@ const TIERS = 8;
 const NO_MATCH = -1;
 const UNKNOWN = -2;
 const NONE = 255;
+/** A candidate that is no real match and may be a fuzzy one. */
+const PENDING = 254;
+/** Fuzzy scoring looks at this many query characters at most (the contract caps q at 500). */
+const MAX_FUZZY_QUERY = 512;
 
 export type IndexEntry = {
   /** What is searched as the path; for non-file items, the label itself. */
@@ -91,16 +96,20 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
   return k;
 }
 
+/** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
+export type SearchState = { query?: string; matches?: Int32Array };
+
 /**
  * The searchable form of a list of entries, built once per scan, so that a keystroke never
  * re-derives anything per entry: lower-cased paths, name offsets, character-class masks of the
  * path, the name and its word starts, a bigram mask of the name, and the folder of each entry
  * (files share folders, so the folder part is searched once per folder and keystroke).
  *
- * A keystroke ranks the real tiers (everything but fuzzy) over the previous query's real matches
- * when the query grew (a longer query's substring matches are a subset), and looks for fuzzy
- * matches only when the real ones do not fill the requested count, in catalog order, stopping
- * as soon as it has enough.
+ * A keystroke looks only at the previous query's matches when the query grew (a longer query's
+ * matches, real or fuzzy, are a subset of its prefix's); that state belongs to the caller (one per
+ * client), so two people typing at once never undo each other's narrowing. Real tiers come out in
+ * catalog order; fuzzy matches are scored (word starts and camelCase humps, contiguous runs, few
+ * and short gaps, matches in the name) and only the best `limit` are kept, with a bounded heap.
  */
 export class MentionIndex {
   readonly size: number;
@@ -120,21 +129,24 @@ export class MentionIndex {
   private readonly other: (string | undefined)[];
   private readonly hasOther: Uint8Array;
   /** All lower-cased names in catalog order, joined by newlines, and where each one starts. */
-  private readonly names: string;
+  private names = "";
   private readonly nameOffset: Int32Array;
   /** Per keystroke: the name tier of each entry from one sequential scan of `names` (255: none). */
   private readonly nameTierBuffer: Uint8Array;
   private readonly dirId: Int32Array;
   private readonly dirLower: string[] = [];
-  private readonly dirFirst: Int32Array;
-  private readonly dirConsumed: Int32Array;
-  /** Reused buffers: two for real matches (one keystroke narrows from the other's), their tiers. */
-  private readonly buffers: [Int32Array, Int32Array];
+  private dirFirst = new Int32Array(0);
+  private dirConsumed = new Int32Array(0);
+  /** Scratch for one keystroke (a search runs to completion before the next starts). */
+  private readonly scratch: Int32Array;
   private readonly tierBuffer: Uint8Array;
-  private readonly isRealMatch: Uint8Array;
-  private last: { query: string; buffer: 0 | 1; count: number } | undefined;
+  private readonly positions = new Int32Array(MAX_FUZZY_QUERY);
+  private readonly latest = new Int32Array(MAX_FUZZY_QUERY);
+  private readonly candidate = new Int32Array(MAX_FUZZY_QUERY);
+  /** The narrowing state of callers that do not keep their own. */
+  private readonly sharedState: SearchState = {};
 
-  constructor(entries: readonly IndexEntry[]) {
+  constructor(entries: readonly IndexEntry[], deferred = false) {
     const size = (this.size = entries.length);
     this.paths = new Array(size);
     this.lower = new Array(size);
@@ -149,16 +161,43 @@ export class MentionIndex {
     this.nameBigramsLow = new Uint32Array(size);
     this.nameBigramsHigh = new Uint32Array(size);
     this.dirId = new Int32Array(size);
-    this.buffers = [new Int32Array(size), new Int32Array(size)];
+    this.scratch = new Int32Array(size);
     this.tierBuffer = new Uint8Array(size);
-    this.isRealMatch = new Uint8Array(size);
     this.nameOffset = new Int32Array(size);
     this.hasOther = new Uint8Array(size);
     this.nameTierBuffer = new Uint8Array(size);
-    const nameParts: string[] = new Array(size);
-    let offset = 0;
-    const dirIds = new Map<string, number>();
-    for (let i = 0; i < size; i++) {
+    this.entries = entries;
+    this.nameParts = new Array(size);
+    if (deferred) return;
+    this.fill(0, size);
+    this.finish();
+  }
+
+  /**
+   * Builds the index a slice at a time, calling `pause` between slices (a worker answers other
+   * requests meanwhile); the index is usable once the promise resolves.
+   */
+  static async build(entries: readonly IndexEntry[], pause: () => Promise<void>, slice = 25_000): Promise<MentionIndex> {
+    const index = new MentionIndex(entries, true);
+    for (let from = 0; from < entries.length; from += slice) {
+      index.fill(from, Math.min(entries.length, from + slice));
+      await pause();
+    }
+    index.finish();
+    return index;
+  }
+
+  private entries: readonly IndexEntry[] | undefined;
+  private nameParts: string[] | undefined;
+  private nextOffset = 0;
+  private readonly dirIds = new Map<string, number>();
+
+  private fill(from: number, to: number): void {
+    const entries = this.entries!;
+    const nameParts = this.nameParts!;
+    const dirIds = this.dirIds;
+    let offset = this.nextOffset;
+    for (let i = from; i < to; i++) {
       const { path, nameStart: ns, other } = entries[i]!;
       const lower = path.toLowerCase();
       this.paths[i] = path;
@@ -194,7 +233,14 @@ export class MentionIndex {
       this.nameOffset[i] = offset;
       offset += lower.length - ns + 1;
     }
-    this.names = nameParts.join("\n");
+    this.nextOffset = offset;
+  }
+
+  private finish(): void {
+    this.names = this.nameParts!.join("\n");
+    this.nameParts = undefined;
+    this.entries = undefined;
+    this.dirIds.clear();
     this.dirFirst = new Int32Array(this.dirLower.length);
     this.dirConsumed = new Int32Array(this.dirLower.length);
   }
@@ -208,14 +254,16 @@ export class MentionIndex {
     return this.isFuzzy(i, q) ? Tier.Fuzzy : NO_MATCH;
   }
 
-  /** Entry indices ranked for `query`, at most `limit`; `total` counts the matches found. */
-  search(query: string, limit = Infinity): { indices: number[]; tiers: number[]; total: number } {
+  /**
+   * Entry indices ranked for `query`, at most `limit`; `total` counts the matches found (fuzzy
+   * ones only when they were looked for, that is when the real tiers left room). `state` is the
+   * caller's narrowing state (see SearchState); without one, the index keeps a shared one.
+   */
+  search(query: string, limit = Infinity, state: SearchState = this.sharedState): { indices: number[]; tiers: number[]; total: number } {
     const q = query.toLowerCase();
     this.resetFolderMemo();
-    const previous = this.last && q.startsWith(this.last.query) ? this.last : undefined;
-    const from = previous ? this.buffers[previous.buffer] : undefined;
-    const target: 0 | 1 = previous?.buffer === 0 ? 1 : 0;
-    const out = this.buffers[target];
+    const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
+    const out = this.scratch;
     const tiers = this.tierBuffer;
     const anyClasses = this.anyClasses;
     const counts = new Int32Array(TIERS);
@@ -224,10 +272,11 @@ export class MentionIndex {
     const code = q.charCodeAt(0);
     const oneChar = q.length === 1 && charClass(code) < EXACT_CLASSES;
     const hasSlash = q.includes("/");
-    const candidates = previous ? previous.count : this.size;
+    const candidates = from ? from.length : this.size;
     // Many candidates: find name matches with one sequential scan; few: search each name directly.
     const nameTiers = !oneChar && (hasSlash || candidates > this.size / 8) ? this.scanNames(q, hasSlash) : undefined;
     let count = 0;
+    let real = 0;
     for (let n = 0; n < candidates; n++) {
       const i = from ? from[n]! : n;
       if ((anyClasses[i]! & qClasses) !== qClasses) continue;
@@ -236,13 +285,15 @@ export class MentionIndex {
         : nameTiers
           ? this.tierFromScan(i, q, hasSlash, nameTiers[i]!)
           : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
-      if (tier === NO_MATCH) continue;
+      // Not a real match: maybe fuzzy (decided below, or left open for the next keystroke).
       out[count] = i;
-      tiers[count] = tier;
-      counts[tier]!++;
-      count++;
+      if (tier === NO_MATCH) tiers[count++] = PENDING;
+      else {
+        tiers[count++] = tier;
+        counts[tier]!++;
+        real++;
+      }
     }
-    this.last = { query: q, buffer: target, count };
 
     const indices: number[] = [];
     const tierOut: number[] = [];
@@ -256,18 +307,39 @@ export class MentionIndex {
       }
     }
     let fuzzy = 0;
-    if (indices.length < limit) {
-      // Fuzzy matches rank last, in catalog order: look only as far as needed.
-      for (let n = 0; n < count; n++) this.isRealMatch[out[n]!] = 1;
-      for (let i = 0; i < this.size && indices.length < limit; i++) {
-        if (this.isRealMatch[i] || (anyClasses[i]! & qClasses) !== qClasses || !this.isFuzzy(i, q)) continue;
+    if (indices.length < limit && real < count) {
+      // Fuzzy matches rank last, best first: every one is scored, a heap keeps the best few.
+      const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
+      const fq = q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q;
+      let kept = 0;
+      for (let n = 0; n < count; n++) {
+        const i = out[n]!;
+        if (tiers[n] !== PENDING) {
+          out[kept] = i;
+          tiers[kept++] = tiers[n]!;
+          continue;
+        }
+        if (!this.isFuzzy(i, q)) continue;
+        fuzzy++;
+        out[kept] = i;
+        tiers[kept++] = Tier.Fuzzy;
+        heap.offer(i, fuzzyAlign(this.lower[i]!, this.paths[i]!, fq, this.nameStart[i]!, this.latest, this.candidate, this.positions));
+      }
+      count = kept;
+      for (const i of heap.drain()) {
         indices.push(i);
         tierOut.push(Tier.Fuzzy);
-        fuzzy++;
       }
-      for (let n = 0; n < count; n++) this.isRealMatch[out[n]!] = 0;
     }
-    return { indices, tiers: tierOut, total: count + fuzzy };
+    state.query = q;
+    state.matches = out.slice(0, count);
+    return { indices, tiers: tierOut, total: real + fuzzy };
+  }
+
+  /** How well `query` matches entry `i` as a fuzzy subsequence (higher is better), or -Infinity. */
+  fuzzyScore(i: number, query: string): number {
+    const q = query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY).toLowerCase() : query.toLowerCase();
+    return fuzzyAlign(this.lower[i]!, this.paths[i]!, q, this.nameStart[i]!, this.latest, this.candidate, this.positions);
   }
 
   /** [start, end) ranges of the matched characters inside the entry's name. */
@@ -289,7 +361,11 @@ export class MentionIndex {
       const end = at + q.length;
       return end > start ? [[start - ns, end - ns]] : [];
     }
-    if (tier === Tier.Fuzzy) return mergeRanges(fuzzyPositions(lower, q).filter((p) => p >= ns).map((p) => p - ns));
+    if (tier === Tier.Fuzzy) {
+      const m = Math.min(q.length, MAX_FUZZY_QUERY);
+      if (fuzzyAlign(lower, this.paths[i]!, q.slice(0, m), ns, this.latest, this.candidate, this.positions) === -Infinity) return [];
+      return mergeRanges(Array.from(this.positions.subarray(0, m)).filter((p) => p >= ns).map((p) => p - ns));
+    }
     return [];
   }
 
@@ -403,16 +479,173 @@ function queryBigrams(q: string): [number, number] {
   return bigramMask(q, 0);
 }
 
-/** Positions of a subsequence match that prefers the name: matched from the end backwards. */
-function fuzzyPositions(text: string, q: string): number[] {
-  const positions: number[] = [];
-  let at = text.length;
-  for (let k = q.length - 1; k >= 0; k--) {
-    at = text.lastIndexOf(q[k]!, at - 1);
-    if (at === -1) return [];
-    positions.unshift(at);
+// Fuzzy match quality, in the manner of fzf's scoring: every matched character scores, more at a
+// word start (after `/`, after `_ . - :` or a space, at a camelCase hump), doubled for the first
+// query character; a contiguous run keeps the bonus of where it started; gaps cost by length;
+// characters in the name score a little more than in the folder.
+const SCORE_MATCH = 16;
+const GAP_START = 3;
+const GAP_EXTENSION = 1;
+const BONUS_SLASH = 10;
+const BONUS_SEPARATOR = 8;
+const BONUS_CAMEL = 7;
+const BONUS_CONSECUTIVE = 4;
+const BONUS_NAME = 2;
+const LOOKAHEAD = 24;
+
+function boundaryBonus(path: string, at: number): number {
+  if (at === 0) return BONUS_SLASH;
+  const prev = path.charCodeAt(at - 1);
+  if (prev === 47) return BONUS_SLASH;
+  if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
+  const cur = path.charCodeAt(at);
+  if (cur < 128 && prev < 128) return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
+  const p = path[at - 1];
+  const c = path[at];
+  return p !== undefined && c !== undefined && isLowerOrDigit(p) && isUpper(c) ? BONUS_CAMEL : 0;
+}
+
+function scorePositions(path: string, ns: number, positions: Int32Array, m: number): number {
+  let score = 0;
+  let prev = -2;
+  let chunkBonus = 0;
+  for (let k = 0; k < m; k++) {
+    const p = positions[k]!;
+    let bonus = boundaryBonus(path, p);
+    if (k === 0) bonus *= 2;
+    if (p === prev + 1) bonus = Math.max(bonus, chunkBonus, BONUS_CONSECUTIVE);
+    else {
+      if (k > 0) score -= GAP_START + (p - prev - 2) * GAP_EXTENSION;
+      chunkBonus = bonus;
+    }
+    score += SCORE_MATCH + bonus + (p >= ns ? BONUS_NAME : 0);
+    prev = p;
   }
-  return positions;
+  return score;
+}
+
+/**
+ * Forward match of q[k..] from `cursor`, never past `latest[k]` (the last position from which the
+ * rest still matches): takes the next occurrence when it continues a run, else the first word start
+ * up to `latest[k]`, else the next occurrence. From `nameFrom` on, it starts no earlier than `ns`.
+ */
+function alignForward(lower: string, path: string, q: string, latest: Int32Array, out: Int32Array, nameFrom: number, ns: number): void {
+  let cursor = 0;
+  let prev = -2;
+  for (let k = 0; k < q.length; k++) {
+    if (k === nameFrom && cursor < ns) cursor = ns;
+    const ch = q[k]!;
+    let at = lower.indexOf(ch, cursor);
+    if (at !== prev + 1 && boundaryBonus(path, at) === 0) {
+      // A word start a little further on is worth the gap (looked for within a short window).
+      const until = Math.min(latest[k]!, at + LOOKAHEAD);
+      for (let b = lower.indexOf(ch, at + 1); b !== -1 && b <= until; b = lower.indexOf(ch, b + 1)) {
+        if (boundaryBonus(path, b) > 0) {
+          at = b;
+          break;
+        }
+      }
+    }
+    out[k] = prev = at;
+    cursor = at + 1;
+  }
+}
+
+/**
+ * The score of the best of two alignments of q in the path (matched left to right preferring word
+ * starts; and the same with as much of q as fits in the name kept there), its positions in
+ * `positions`; -Infinity when q is no subsequence of the path.
+ */
+function fuzzyAlign(lower: string, path: string, q: string, ns: number, latest: Int32Array, candidate: Int32Array, positions: Int32Array): number {
+  const m = q.length;
+  let at = lower.length;
+  let nameFrom = m;
+  for (let k = m - 1; k >= 0; k--) {
+    at = lower.lastIndexOf(q[k]!, at - 1);
+    if (at === -1) return -Infinity;
+    latest[k] = at;
+    if (at >= ns) nameFrom = k;
+  }
+  alignForward(lower, path, q, latest, positions, m, ns);
+  let best = scorePositions(path, ns, positions, m);
+  // Unless the first alignment already keeps in the name all it can, try the name-first one.
+  if (nameFrom < m && positions[nameFrom]! < ns) {
+    alignForward(lower, path, q, latest, candidate, nameFrom, ns);
+    const score = scorePositions(path, ns, candidate, m);
+    if (score > best) {
+      best = score;
+      positions.set(candidate.subarray(0, m));
+    }
+  }
+  return best;
+}
+
+/** The best `capacity` fuzzy matches: higher score, then shorter name, then catalog order. */
+class FuzzyHeap {
+  private readonly ids: Int32Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly nameLength: Uint16Array,
+  ) {
+    this.ids = new Int32Array(Math.max(0, Math.min(capacity, 1 << 20)));
+    this.scores = new Float64Array(this.ids.length);
+  }
+
+  /** Whether (a, sa) ranks below (b, sb). */
+  private worse(a: number, sa: number, b: number, sb: number): boolean {
+    if (sa !== sb) return sa < sb;
+    const la = this.nameLength[a]!;
+    const lb = this.nameLength[b]!;
+    return la !== lb ? la > lb : a > b;
+  }
+
+  offer(id: number, score: number): void {
+    const { ids, scores } = this;
+    if (ids.length === 0) return;
+    if (this.size < ids.length) {
+      // Sift up: the root holds the worst kept match.
+      let k = this.size++;
+      while (k > 0) {
+        const parent = (k - 1) >> 1;
+        if (!this.worse(id, score, ids[parent]!, scores[parent]!)) break;
+        ids[k] = ids[parent]!;
+        scores[k] = scores[parent]!;
+        k = parent;
+      }
+      ids[k] = id;
+      scores[k] = score;
+      return;
+    }
+    if (this.worse(id, score, ids[0]!, scores[0]!)) return;
+    this.siftDown(id, score);
+  }
+
+  private siftDown(id: number, score: number): void {
+    const { ids, scores, size } = this;
+    let k = 0;
+    for (;;) {
+      let child = 2 * k + 1;
+      if (child >= size) break;
+      if (child + 1 < size && this.worse(ids[child + 1]!, scores[child + 1]!, ids[child]!, scores[child]!)) child++;
+      if (!this.worse(ids[child]!, scores[child]!, id, score)) break;
+      ids[k] = ids[child]!;
+      scores[k] = scores[child]!;
+      k = child;
+    }
+    ids[k] = id;
+    scores[k] = score;
+  }
+
+  /** The kept matches, best first. */
+  drain(): number[] {
+    const order = Array.from(this.ids.subarray(0, this.size), (id, k) => [id, this.scores[k]!] as const);
+    order.sort((a, b) => (this.worse(a[0], a[1], b[0], b[1]) ? 1 : this.worse(b[0], b[1], a[0], a[1]) ? -1 : 0));
+    this.size = 0;
+    return order.map(([id]) => id);
+  }
 }
 
 function mergeRanges(positions: number[]): [number, number][] {

@@ -1,7 +1,7 @@
 // The @ popup's result list (spec rules 2, 8 to 13): files first, then agents, actions, tools, MCP
 // tools and the model, each group in relevance order; caps for the All view and for files.
 import { ALL_VIEW_PER_CATEGORY, FILE_DISPLAY_CAP, MENTION_CATEGORIES, type MentionCategory, type MentionItem, type RankedMention } from "../shared/mentions";
-import { MentionIndex } from "./mention-rank";
+import { MentionIndex, type SearchState } from "./mention-rank";
 
 export const PROJECT_ROOT_FOLDER = "Project root";
 
@@ -19,12 +19,22 @@ export function fileCatalog(tagged: readonly FileMention[], scanned: readonly st
   return [...tagged, ...scanned.filter((p) => !seen.has(p)).map((path) => ({ path }))];
 }
 
+const fileEntry = (f: FileMention) => ({ path: f.path, nameStart: f.path.lastIndexOf("/") + 1, other: f.tags?.join(" ") });
+
 /** The file side of the popup, indexed once per scan. */
 export class FileMentions {
   readonly index: MentionIndex;
 
-  constructor(readonly files: readonly FileMention[]) {
-    this.index = new MentionIndex(files.map((f) => ({ path: f.path, nameStart: f.path.lastIndexOf("/") + 1, other: f.tags?.join(" ") })));
+  constructor(
+    readonly files: readonly FileMention[],
+    index?: MentionIndex,
+  ) {
+    this.index = index ?? new MentionIndex(files.map(fileEntry));
+  }
+
+  /** The same, built a slice at a time (see MentionIndex.build). */
+  static async build(files: readonly FileMention[], pause: () => Promise<void>): Promise<FileMentions> {
+    return new FileMentions(files, await MentionIndex.build(files.map(fileEntry), pause));
   }
 
   item(i: number, highlights: [number, number][] = []): RankedMention {
@@ -40,31 +50,43 @@ function strip({ searchText: _searchText, ...item }: MentionItem, highlights: [n
 }
 
 export function rankMentions(files: FileMentions, others: readonly MentionItem[], query: string, options: MentionQuery = {}): RankedMention[] {
+  return [...rankFiles(files, query, options), ...rankOthers(others, query, options)].slice(0, options.limit ?? Infinity);
+}
+
+/** The file rows of rankMentions (they come first); `state` is the caller's narrowing state. */
+export function rankFiles(files: FileMentions, query: string, options: MentionQuery = {}, state?: SearchState): RankedMention[] {
   const { category, limit = Infinity } = options;
+  if (category !== undefined && category !== "files") return [];
+  const results: RankedMention[] = [];
+  if (query === "") {
+    // Empty query: catalog order; the All view shows a few, the Files chip up to the display cap.
+    const cap = Math.min(category === undefined ? ALL_VIEW_PER_CATEGORY : FILE_DISPLAY_CAP, limit);
+    for (let i = 0; i < Math.min(cap, files.files.length); i++) results.push(files.item(i));
+    return results;
+  }
+  const { indices, tiers } = files.index.search(query, Math.min(FILE_DISPLAY_CAP, limit), state);
+  indices.forEach((i, n) => results.push(files.item(i, files.index.highlights(i, query, tiers[n]!))));
+  return results;
+}
+
+/** The non-file rows of rankMentions: in category order, then ranked together by relevance. */
+export function rankOthers(others: readonly MentionItem[], query: string, options: MentionQuery = {}): RankedMention[] {
+  const { category } = options;
   const wants = (c: MentionCategory) => category === undefined || category === c;
   const results: RankedMention[] = [];
-
   if (query === "") {
-    // Empty query: catalog order; the All view shows a few of each, a chosen category shows all.
     for (const c of MENTION_CATEGORIES) {
-      if (!wants(c)) continue;
-      const cap = category === undefined ? ALL_VIEW_PER_CATEGORY : c === "files" ? FILE_DISPLAY_CAP : Infinity;
-      if (c === "files") for (let i = 0; i < Math.min(cap, files.files.length); i++) results.push(files.item(i));
-      else results.push(...others.filter((o) => o.category === c).slice(0, cap).map((o) => strip(o)));
+      if (c === "files" || !wants(c)) continue;
+      const cap = category === undefined ? ALL_VIEW_PER_CATEGORY : Infinity;
+      results.push(...others.filter((o) => o.category === c).slice(0, cap).map((o) => strip(o)));
     }
-    return results.slice(0, limit);
+    return results;
   }
-
-  if (wants("files")) {
-    const { indices, tiers } = files.index.search(query, FILE_DISPLAY_CAP);
-    indices.forEach((i, n) => results.push(files.item(i, files.index.highlights(i, query, tiers[n]!))));
-  }
-  // Non-file items in category order, then ranked together by relevance.
   const rest = MENTION_CATEGORIES.filter((c) => c !== "files" && wants(c)).flatMap((c) => others.filter((o) => o.category === c));
   if (rest.length > 0) {
     const index = new MentionIndex(rest.map((o) => ({ path: o.label, nameStart: 0, other: o.searchText })));
     const { indices, tiers } = index.search(query);
     indices.forEach((i, n) => results.push(strip(rest[i]!, index.highlights(i, query, tiers[n]!))));
   }
-  return results.slice(0, limit);
+  return results;
 }

@@ -26,6 +26,7 @@ import { PromptsRepo } from "../store/prompts-repo";
 import { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
 import { ProjectScanner } from "../services/project-scan";
 import { Mentions } from "../services/mentions";
+import { MentionEngine } from "../services/mention-engine";
 import { ConnectionResolver } from "../services/connection-resolver";
 import { PendingInteractions } from "../tools/interactions";
 import { CheckpointsRepo } from "../store/checkpoints-repo";
@@ -91,6 +92,7 @@ export type Runtime = {
   toolCatalog: ToolCatalog;
   scanner: ProjectScanner;
   mentions: Mentions;
+  mentionEngine: MentionEngine;
   gatewayOAuth: GatewayOAuth;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
@@ -176,6 +178,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     isKnownMcpTool: (name) => toolCatalog.isKnownMcpTool(name),
   });
   const scanner = new ProjectScanner();
+  const mentionEngine = new MentionEngine((message) => options.log.warn(message));
   const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.find(snapshot, id) });
   const activeTurns = new ActiveTurns();
   const interactions = new PendingInteractions();
@@ -223,7 +226,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     prompts,
     toolCatalog,
     scanner,
-    mentions: new Mentions({ scanner, mcpTools: (snapshot) => mcp.toolsFor(snapshot), chats, recentModels }),
+    mentionEngine,
+    mentions: new Mentions({ engine: mentionEngine, mcpTools: (snapshot) => mcp.toolsFor(snapshot), chats, recentModels }),
     interactions,
     checkpoints,
     mcp,
@@ -245,6 +249,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     close: () => {
       catalogFollower.stop();
+      void mentionEngine.close();
       db.close();
     },
   };

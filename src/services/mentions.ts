@@ -1,15 +1,16 @@
 // The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, the model.
 import { NATIVE_TOOLS, type ToolParameters } from "../tools/native-tools";
-import { fileCatalog, fileFolder, FileMentions, rankMentions } from "../core/mention-search";
+import { rankOthers } from "../core/mention-search";
 import type { MentionCategory, MentionItem, RankedMention } from "../shared/mentions";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
-import type { ProjectScanner } from "./project-scan";
+import type { MentionEngine } from "./mention-engine";
 import type { ProjectSnapshot } from "./project-snapshot";
 import type { McpToolEntry } from "../tools/mcp/manager";
 
 export type MentionDeps = {
-  scanner: ProjectScanner;
+  /** The worker that scans, watches, indexes and ranks files (never on the main thread). */
+  engine: MentionEngine;
   /** The MCP tools of the project's servers. */
   mcpTools: (snapshot: ProjectSnapshot) => McpToolEntry[];
   chats: ChatsRepo;
@@ -23,31 +24,22 @@ function toolInsertText(name: string, parameters: unknown): string {
   return first ? `@${name}:${first}=\`\`` : `@${name}`;
 }
 
-function samePaths(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+export type MentionSearchOptions = {
+  category?: MentionCategory;
+  limit?: number;
+  chatId?: string;
+  /** Per-client narrowing state, and a newer keystroke of the same client supersedes this one. */
+  clientId?: string;
+  /** Aborted (the client went away): the worker skips the search if it has not started. */
+  signal?: AbortSignal;
+};
 
 export class Mentions {
-  private readonly indexes = new Map<string, { scanAt: number; tagsKey: string; paths: readonly string[]; files: FileMentions }>();
-
   constructor(private readonly deps: MentionDeps) {}
 
-  /** The file side of the catalog, indexed once per scan (and again only when tags change). */
-  async files(snapshot: ProjectSnapshot): Promise<FileMentions> {
-    const { project, fileTags: tags } = snapshot;
-    const scan = await this.deps.scanner.scan(project.id, project.dir);
-    const tagsKey = JSON.stringify(tags);
-    const cached = this.indexes.get(project.id);
-    if (cached && cached.tagsKey === tagsKey && (cached.scanAt === scan.at || samePaths(cached.paths, scan.paths))) {
-      cached.scanAt = scan.at;
-      return cached.files;
-    }
-    // Building the index costs about 2 s at a million paths: only when the files or tags changed.
-    const files = new FileMentions(fileCatalog(tags, scan.paths));
-    this.indexes.set(project.id, { scanAt: scan.at, tagsKey, paths: scan.paths, files });
-    return files;
+  /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker. */
+  async scanBody(project: { id: string; dir: string }): Promise<Buffer> {
+    return Buffer.from(await this.deps.engine.request<ArrayBuffer>({ op: "scan", projectId: project.id, dir: project.dir }));
   }
 
   others(snapshot: ProjectSnapshot, chatId?: string): MentionItem[] {
@@ -71,23 +63,36 @@ export class Mentions {
     return items;
   }
 
-  async catalog(snapshot: ProjectSnapshot, chatId?: string) {
-    const files = await this.files(snapshot);
+  /** The catalog as three parts to write in order: the file list (often most of it) comes from the worker as bytes. */
+  async catalogParts(snapshot: ProjectSnapshot, chatId?: string): Promise<[string, Buffer, string]> {
+    const { project, fileTags } = snapshot;
+    const files = Buffer.from(await this.deps.engine.request<ArrayBuffer>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags }));
     const others = this.others(snapshot, chatId);
-    const tagsOf = new Map(snapshot.fileTags.map((t) => [t.path, t.tags]));
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
-    return {
-      files: files.files.map((f) => ({ path: f.path, name: f.path.slice(f.path.lastIndexOf("/") + 1), folder: fileFolder(f.path), ...(tagsOf.has(f.path) ? { tags: tagsOf.get(f.path) } : {}) })),
-      agents: of("agents"),
-      actions: of("actions"),
-      tools: of("tools"),
-      mcp: of("mcp"),
-      model: of("model")[0]?.label ?? null,
+    const rest = JSON.stringify({ agents: of("agents"), actions: of("actions"), tools: of("tools"), mcp: of("mcp"), model: of("model")[0]?.label ?? null });
+    return ['{"files":', files, `,${rest.slice(1)}`];
+  }
+
+  async catalog(snapshot: ProjectSnapshot, chatId?: string) {
+    const [head, files, tail] = await this.catalogParts(snapshot, chatId);
+    return JSON.parse(head + files.toString() + tail) as {
+      files: { path: string; name: string; folder: string; tags?: string[] }[];
+      agents: MentionItem[];
+      actions: MentionItem[];
+      tools: MentionItem[];
+      mcp: MentionItem[];
+      model: string | null;
     };
   }
 
-  async search(snapshot: ProjectSnapshot, query: string, options: { category?: MentionCategory; limit?: number; chatId?: string }): Promise<RankedMention[]> {
-    return rankMentions(await this.files(snapshot), this.others(snapshot, options.chatId), query, options);
+  async search(snapshot: ProjectSnapshot, query: string, options: MentionSearchOptions): Promise<RankedMention[]> {
+    const { category, limit, chatId, clientId, signal } = options;
+    const { project, fileTags } = snapshot;
+    const files =
+      category === undefined || category === "files"
+        ? await this.deps.engine.request<RankedMention[]>({ op: "search", projectId: project.id, dir: project.dir, tags: fileTags, query, category, limit, clientId }, signal)
+        : [];
+    return [...files, ...rankOthers(this.others(snapshot, chatId), query, { category, limit })].slice(0, limit ?? Infinity);
   }
 
   private currentModel(snapshot: ProjectSnapshot, chatId?: string): string | undefined {

@@ -129,6 +129,42 @@ export async function scanWithinBudget(root: string, budget: ScanBudget = DEFAUL
   return { paths: sortShallowFirst(found), complete };
 }
 
+/**
+ * Whether one project-relative file would be listed by a scan (the same rules, checked for one
+ * path: heavy folders, `.gitignore` files of every ancestor folder, binaries, links); for a file
+ * watcher's events. `gitignores` caches each folder's rules (drop it when a `.gitignore` changes).
+ */
+export async function isListedFile(root: string, rel: string, gitignores: Map<string, Ignore | null>): Promise<boolean> {
+  const realRoot = await fs.realpath(root).catch(() => root);
+  const parts = rel.split("/");
+  let rules: Rules = [];
+  let folder = "";
+  for (let k = 0; k < parts.length; k++) {
+    let matcher = gitignores.get(folder);
+    if (matcher === undefined) {
+      const text = await fs.readFile(path.join(realRoot, folder, ".gitignore"), "utf8").catch(() => undefined);
+      matcher = text === undefined ? null : ignore().add(text);
+      gitignores.set(folder, matcher);
+    }
+    if (matcher) rules = [...rules, { base: folder, matcher }];
+    if (k === parts.length - 1) break;
+    if (SKIPPED_DIRS.has(parts[k]!) || SYSTEM_DIRS.has(path.join(realRoot, folder, parts[k]!))) return false;
+    folder += `${parts[k]}/`;
+    if (isIgnored(rules, folder)) return false;
+  }
+  if (isIgnored(rules, rel)) return false;
+  const full = path.join(realRoot, rel);
+  const stat = await fs.lstat(full).catch(() => undefined);
+  if (!stat) return false;
+  if (stat.isSymbolicLink()) {
+    const target = await fs.realpath(full).catch(() => undefined);
+    const targetStat = target ? await fs.stat(target).catch(() => undefined) : undefined;
+    if (!targetStat?.isFile() || !target!.startsWith(realRoot + path.sep)) return false;
+  } else if (!stat.isFile()) return false;
+  const byName = textByName(parts.at(-1)!);
+  return byName ?? (await sniffIsText(full));
+}
+
 function depth(p: string): number {
   let n = 0;
   for (let i = 0; i < p.length; i++) if (p.charCodeAt(i) === 47) n++;

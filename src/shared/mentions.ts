@@ -28,6 +28,8 @@ export const mentionSearchQuerySchema = z.object({
   category: mentionCategorySchema.optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
   chatId: z.string().optional(),
+  /** Optional: an id per composer, so its keystrokes narrow from its own and supersede only its own. */
+  clientId: z.string().max(200).optional(),
 });
 
 export const scannedFileSchema = z.object({ path: z.string(), name: z.string(), folder: z.string() });

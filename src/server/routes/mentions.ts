@@ -3,14 +3,24 @@ import type { SettingsService } from "../../services/settings-service";
 import type { Router } from "express";
 import { routeRouter } from "./router";
 import { z } from "zod";
-import { fileFolder } from "../../core/mention-search";
 import { mentionSearchQuerySchema } from "../../shared/mentions";
+import { SupersededError } from "../../services/mention-engine";
 import type { Mentions } from "../../services/mentions";
 import type { ProjectRegistry } from "../../services/project-registry";
-import type { ProjectScanner } from "../../services/project-scan";
 import { parseWith } from "../middleware/validation";
 
-export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; scanner: ProjectScanner; settings: SettingsService }): Router {
+/** Aborts when the client goes away before the answer is written. */
+function requestSignal(req: { on(event: "close", listener: () => void): unknown }, res: { writableEnded: boolean }): AbortSignal {
+  const controller = new AbortController();
+  req.on("close", () => {
+    if (!res.writableEnded) controller.abort();
+  });
+  return controller.signal;
+}
+
+// Scanning, indexing, ranking and serialising the file lists happen in the mention worker: these
+// handlers only pass bytes along, so a million files never stall other requests.
+export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; settings: SettingsService }): Router {
   const router = routeRouter();
 
   router.get("/api/projects/:id/tags", async (req, res) => {
@@ -19,22 +29,29 @@ export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegis
 
   router.post("/api/projects/:id/tags/scan", async (req, res) => {
     const project = deps.projects.byId(req.params.id);
-    const scan = await deps.scanner.scan(project.id, project.dir);
-    res.json({
-      scannedAt: new Date(scan.at).toISOString(),
-      files: scan.paths.map((p) => ({ path: p, name: p.slice(p.lastIndexOf("/") + 1), folder: fileFolder(p) })),
-    });
+    res.type("json").end(await deps.mentions.scanBody(project));
   });
 
   router.get("/api/mentions/catalog", async (req, res) => {
     const query = parseWith(z.object({ projectDir: z.string(), chatId: z.string().optional() }), req.query, "the query");
-    res.json(await deps.mentions.catalog(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir)), query.chatId));
+    const [head, files, tail] = await deps.mentions.catalogParts(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir)), query.chatId);
+    res.type("json");
+    res.write(head);
+    res.write(files);
+    res.end(tail);
   });
 
   router.get("/api/mentions/search", async (req, res) => {
     const query = parseWith(mentionSearchQuerySchema, req.query, "the query");
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
-    res.json(await deps.mentions.search(snapshot, query.q, { category: query.category, limit: query.limit, chatId: query.chatId }));
+    const signal = requestSignal(req, res);
+    try {
+      res.json(await deps.mentions.search(snapshot, query.q, { category: query.category, limit: query.limit, chatId: query.chatId, clientId: query.clientId, signal }));
+    } catch (error) {
+      // A newer keystroke of the same client (`clientId`) replaced this one before it ran.
+      if (!(error instanceof SupersededError)) throw error;
+      res.set("X-Parley-Superseded", "1").json([]);
+    }
   });
 
   return router;

@@ -11,6 +11,11 @@ const ranked = (paths: string[], q: string) => {
 };
 const tier = (path: string, q: string, other?: string) => new MentionIndex([{ path, nameStart: path.lastIndexOf("/") + 1, other }]).tierOf(0, q.toLowerCase());
 
+const pathArbShared = fc
+  .array(fc.constantFrom("src", "lib", "fooBar", "foo_bar", "a", "b", "x.ts", "Index.md", "bar", "Über", "résumé", "@s-c", "v2", "My File"), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join("/"));
+const queryArbShared = fc.stringMatching(/^[a-z_./@éü2 ]{1,5}$/);
+
 describe("mention ranking tiers", () => {
   it("puts an exact name first", () => assert.equal(tier("src/foo.ts", "foo.ts"), Tier.Exact));
   it("then a name prefix", () => assert.equal(tier("src/fooBar.ts", "foo"), Tier.NamePrefix));
@@ -106,8 +111,11 @@ describe("mention ranking tiers", () => {
           const { indices, tiers } = i.search(prefix);
           const expected = rows.map(([path, other], n) => [n, referenceTier(path, prefix, other)] as const).filter(([, t]) => t !== -1);
           expected.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-          assert.deepEqual(indices, expected.map(([n]) => n), `query "${prefix}"`);
+          // Tiers exactly; inside the real tiers catalog order; the fuzzy tier is ordered by quality.
           assert.deepEqual(tiers, expected.map(([, t]) => t), `query "${prefix}"`);
+          const realCount = expected.filter(([, t]) => t !== Tier.Fuzzy).length;
+          assert.deepEqual(indices.slice(0, realCount), expected.slice(0, realCount).map(([n]) => n), `query "${prefix}"`);
+          assert.deepEqual([...indices.slice(realCount)].sort((a, b) => a - b), expected.slice(realCount).map(([n]) => n), `query "${prefix}"`);
         }
         for (let n = 0; n < rows.length; n++) assert.equal(i.tierOf(n, q), referenceTier(rows[n]![0], q, rows[n]![1]));
       }),
@@ -123,9 +131,17 @@ describe("mention ranking tiers", () => {
         const expected = paths.map((_, n) => n).filter((n) => i.tierOf(n, q) !== -1);
         assert.equal(total, expected.length);
         assert.deepEqual([...indices].sort((a, b) => a - b), expected, "a permutation of the matches");
+        const nameLength = (n: number) => paths[n]!.length - paths[n]!.lastIndexOf("/") - 1;
         for (let n = 1; n < indices.length; n++) {
+          const [a, b] = [indices[n - 1]!, indices[n]!];
           assert.ok(tiers[n - 1]! <= tiers[n]!, "ordered by tier");
-          if (tiers[n - 1] === tiers[n]) assert.ok(indices[n - 1]! < indices[n]!, "ties keep catalog order");
+          if (tiers[n - 1] !== tiers[n]) continue;
+          if (tiers[n] !== Tier.Fuzzy) assert.ok(a < b, "real ties keep catalog order");
+          else {
+            const [sa, sb] = [i.fuzzyScore(a, q), i.fuzzyScore(b, q)];
+            assert.ok(sa >= sb, "fuzzy matches best first");
+            if (sa === sb) assert.ok(nameLength(a) < nameLength(b) || (nameLength(a) === nameLength(b) && a < b), "then shorter names, then catalog order");
+          }
         }
         const firstFuzzy = tiers.indexOf(Tier.Fuzzy);
         if (firstFuzzy !== -1) assert.ok(tiers.slice(firstFuzzy).every((t) => t === Tier.Fuzzy));
@@ -140,6 +156,55 @@ describe("mention ranking tiers", () => {
         for (let n = 1; n <= q.length; n++) assert.deepEqual(growing.search(q.slice(0, n)).indices, index(paths).search(q.slice(0, n)).indices);
       }),
     );
+  });
+});
+
+describe("fuzzy match quality", () => {
+  it("prefers word starts and camelCase humps over scattered characters", () => {
+    const paths = ["src/xchatxturnx/zz.md", "lib/EditorPublisherPlan.ts", "webview/languageTurnConfig.tsx", "src/services/chat-turn.ts"];
+    assert.equal(ranked(paths, "ChatTurn")[0], "src/services/chat-turn.ts");
+    assert.deepEqual(ranked(["a/cart.ts", "b/cartotal.ts", "c/cartTotal.ts"], "ctt").slice(0, 1), ["c/cartTotal.ts"]);
+  });
+
+  it("prefers contiguous runs and matches in the folder path typed as such", () => {
+    const paths = ["src/EditorPublisherPlan.ts", "webview/src/languageTurnConfig.tsx", "src/server/routes/chats.ts", "src/server/routes/mentions.ts"];
+    assert.deepEqual(ranked(paths, "src/serv/rout").slice(0, 2), ["src/server/routes/chats.ts", "src/server/routes/mentions.ts"]);
+  });
+
+  it("prefers matches in the name and shorter names; exact quality ties keep catalog order", () => {
+    assert.deepEqual(ranked(["mention/rank/x.ts", "src/core/mention-rank.ts"], "mntnrank"), ["src/core/mention-rank.ts", "mention/rank/x.ts"]);
+    assert.deepEqual(ranked(["b/fooBarBaz.ts", "a/fooBar.ts"], "fbr"), ["a/fooBar.ts", "b/fooBarBaz.ts"]);
+    assert.deepEqual(ranked(["b/fxb.ts", "a/fxb.ts"], "fb"), ["b/fxb.ts", "a/fxb.ts"]);
+  });
+
+  it("never lets a fuzzy match beat a real one, however good it is", () => {
+    const paths = ["zz/xqcurrentxq.md", "src/quickCurrent.ts"];
+    // "qc" is a substring of the first name (real) and only a word-start fuzzy match of the second.
+    assert.deepEqual(ranked(paths, "qc"), ["zz/xqcurrentxq.md", "src/quickCurrent.ts"]);
+  });
+
+  it("highlights the characters the score counted", () => {
+    const i = index(["src/core/mention-rank.ts"]);
+    assert.deepEqual(i.highlights(0, "mntnrank", Tier.Fuzzy), [[0, 1], [2, 4], [6, 7], [8, 12]]);
+  });
+
+  it("keeps narrowing state per caller: interleaved typists get what each gets alone (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pathArbShared, { maxLength: 40 }), queryArbShared, queryArbShared, (paths, q1, q2) => {
+        const shared = index(paths);
+        const [s1, s2] = [{}, {}];
+        for (let n = 1; n <= Math.max(q1.length, q2.length); n++) {
+          if (n <= q1.length) assert.deepEqual(shared.search(q1.slice(0, n), 200, s1), index(paths).search(q1.slice(0, n), 200));
+          if (n <= q2.length) assert.deepEqual(shared.search(q2.slice(0, n), 200, s2), index(paths).search(q2.slice(0, n), 200));
+        }
+      }),
+    );
+  });
+
+  it("limits the fuzzy tier to the best matches without changing their order", () => {
+    const paths = Array.from({ length: 300 }, (_, n) => `d${n % 7}/f${n}_x${n % 13}oo.ts`);
+    const all = index(paths).search("fxo").indices;
+    assert.deepEqual(index(paths).search("fxo", 10).indices, all.slice(0, 10));
   });
 });
 
