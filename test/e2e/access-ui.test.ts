@@ -4,32 +4,18 @@
 // from the first; the localhost offer on 127.0.0.1; and axe-core at 320 px in light and dark.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
+import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery staple";
 /** The fresh context that signs in with the passkey tells itself apart in the sessions list by this. */
 const PASSKEY_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 PasskeyContext/1";
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
 type VirtualCredential = { credentialId: string; isResidentCredential: boolean; rpId?: string; privateKey: string; userHandle?: string; signCount: number };
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const { violations, passed } = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    const found: AxeViolation[] = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
-    return { violations: found, passed: result.passes.length };
-  });
-  assert.ok(passed > 10, "axe ran its rules on the page");
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 /** Chromium's virtual authenticator on this page (one per DevTools session): internal, with user verification. */
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {

@@ -4,26 +4,15 @@
 // the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
+import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
 
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
-  });
-  return violations.filter((v: AxeViolation) => v.impact === "serious" || v.impact === "critical");
-}
 
 describe("web UI: direct runs of agents and tools from the composer", function () {
   this.timeout(120_000);

@@ -3,29 +3,15 @@
 // ask_user, the task list, the cards after a reload, and axe-core at 320 px in light and dark.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
+import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const { violations, passed } = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    const found: AxeViolation[] = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
-    return { violations: found, passed: result.passes.length };
-  });
-  assert.ok(passed > 10, "axe ran its rules on the page");
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 describe("web UI: tool cards and the agent loop", function () {
   this.timeout(120_000);

@@ -1,0 +1,21 @@
+// axe-core in a real page: the serious and critical accessibility violations of the page as it is now.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
+
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const { violations, passed } = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    const found: AxeViolation[] = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
+    return { violations: found, passed: result.passes.length };
+  });
+  assert.ok(passed > 10, "axe ran its rules on the page");
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
