@@ -77,21 +77,8 @@ export function emptyTotals(): UsageTotals {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: 0, unknownCostTurns: 0, turns: 0 };
 }
 
-export function addToTotals(totals: UsageTotals, usage: Usage): UsageTotals {
-  return {
-    promptTokens: totals.promptTokens + usage.promptTokens,
-    completionTokens: totals.completionTokens + usage.completionTokens,
-    totalTokens: totals.totalTokens + usage.totalTokens,
-    cachedTokens: totals.cachedTokens + usage.cachedTokens,
-    reasoningTokens: totals.reasoningTokens + usage.reasoningTokens,
-    cost: totals.cost === null || usage.cost === null ? null : totals.cost + usage.cost,
-    unknownCostTurns: totals.unknownCostTurns + (usage.cost === null ? 1 : 0),
-    turns: totals.turns + 1,
-  };
-}
-
-/** Two steps of one turn as one usage: tokens add up; the cost is unknown if either is. */
-export function sumUsage(a: Usage, b: Usage): Usage {
+/** Token counts and cost of two usages added up; the cost is unknown (null) if either is. */
+function addCounts(a: Pick<Usage, TokenField | "cost">, b: Pick<Usage, TokenField | "cost">): Pick<Usage, TokenField | "cost"> {
   return {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
@@ -99,6 +86,16 @@ export function sumUsage(a: Usage, b: Usage): Usage {
     cachedTokens: a.cachedTokens + b.cachedTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     cost: a.cost === null || b.cost === null ? null : a.cost + b.cost,
-    costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate",
   };
+}
+
+type TokenField = "promptTokens" | "completionTokens" | "totalTokens" | "cachedTokens" | "reasoningTokens";
+
+export function addToTotals(totals: UsageTotals, usage: Usage): UsageTotals {
+  return { ...addCounts(totals, usage), unknownCostTurns: totals.unknownCostTurns + (usage.cost === null ? 1 : 0), turns: totals.turns + 1 };
+}
+
+/** Two steps of one turn as one usage: tokens add up; the cost is unknown if either is. */
+export function sumUsage(a: Usage, b: Usage): Usage {
+  return { ...addCounts(a, b), costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate" };
 }
