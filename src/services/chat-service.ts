@@ -2,6 +2,7 @@
 // live here, so the HTTP route and the VS Code commands hit the same ones.
 import { addToTotals, emptyTotals } from "../core/usage";
 import { invalid, notFound } from "../core/app-error";
+import { plainTitle } from "../core/chat-title";
 import type { Chat, CreateChatBody, Message, PatchChatBody } from "../shared/chats";
 import type { UsageTotals } from "../shared/usage";
 import type { ChatsRepo } from "../store/chats-repo";
@@ -71,9 +72,7 @@ export class ChatService {
   /** The title an untitled chat takes from its first message, as people expect from a chat list. */
   titleFor(chat: Chat, content: string): string | undefined {
     if (chat.title !== DEFAULT_CHAT_TITLE) return undefined;
-    const line = content.replace(/\s+/g, " ").trim();
-    if (!line) return undefined;
-    return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
+    return plainTitle(content);
   }
 
   private async requirePrompt(project: ProjectRow, id: string): Promise<Prompt> {

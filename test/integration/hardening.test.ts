@@ -158,3 +158,17 @@ describe("the CLI on an unsupported Node", () => {
     assert.equal(result.stdout, "");
   });
 });
+
+describe("the web UI's icon", () => {
+  it("answers /favicon.ico with the app's icon, not a 404", async () => {
+    const s = await startTestServer({ webviewDir: "media/webview" });
+    try {
+      const res = await fetch(`${s.url}/favicon.ico`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-type")?.split(";")[0], "image/svg+xml");
+      assert.match(await res.text(), /<svg/);
+    } finally {
+      await s.stop();
+    }
+  });
+});

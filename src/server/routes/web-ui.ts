@@ -31,6 +31,8 @@ export function webUiRoutes(webviewDir: string | undefined): Router {
   });
   const index = webviewDir ? path.join(webviewDir, "index.html") : undefined;
   if (webviewDir && index && fs.existsSync(index)) {
+    // Browsers ask for /favicon.ico on their own: answer with the app's icon instead of a 404.
+    router.get("/favicon.ico", (_req, res) => res.type("image/svg+xml").sendFile(path.resolve(webviewDir, "favicon.svg")));
     router.use(express.static(webviewDir, { index: "index.html", fallthrough: true }));
   } else {
     router.get("/", (_req, res) => {
