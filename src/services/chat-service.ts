@@ -37,7 +37,8 @@ export class ChatService {
     const prompt = body.promptId === undefined || body.promptId === null ? undefined : await this.requirePrompt(project, body.promptId);
     // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
     const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
-    const chat = this.chats.create({ ...body, projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
+    const modelId = body.modelId ?? (await this.defaultModel(project));
+    const chat = this.chats.create({ ...body, ...(modelId ? { modelId } : {}), projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
     this.changed(chat);
     return chat;
   }
@@ -73,6 +74,19 @@ export class ChatService {
   titleFor(chat: Chat, content: string): string | undefined {
     if (chat.title !== DEFAULT_CHAT_TITLE) return undefined;
     return plainTitle(content);
+  }
+
+  /**
+   * The model a new chat starts with when it names none: the one last used in the project, else the
+   * project's first `models` entry, else the default model of the settings, so a first send just works.
+   */
+  private async defaultModel(project: ProjectRow): Promise<string | undefined> {
+    const recent = this.chats.listByProject(project.id).find((chat) => chat.modelId)?.modelId;
+    if (recent) return recent;
+    const snapshot = await this.prompts.snapshot(project);
+    const own = snapshot.layer.value.models;
+    const first = Array.isArray(own) ? own.find((m): m is { id: string } => typeof (m as { id?: unknown })?.id === "string") : undefined;
+    return first?.id ?? snapshot.settings.defaultModel;
   }
 
   private async requirePrompt(project: ProjectRow, id: string): Promise<Prompt> {

@@ -22,7 +22,7 @@ export async function startChatFixture(options: { withKey?: boolean } = {}): Pro
   };
 }
 
-export async function newChat(f: ChatFixture, body: Record<string, unknown> = {}): Promise<{ id: string }> {
+export async function newChat(f: ChatFixture, body: Record<string, unknown> = {}): Promise<{ id: string; modelId: string | null }> {
   const res = await f.s.api("POST", `/api/projects/${f.projectId}/chats`, body);
   if (res.status !== 201) throw new Error(`chat not created: ${res.status} ${await res.text()}`);
   return res.json();

@@ -96,3 +96,18 @@ describe("the default model", () => {
     }
   });
 });
+
+describe("a new chat's model", () => {
+  it("is the one last used in the project, else the project's first models entry, else the default", async () => {
+    const f = await startChatFixture();
+    try {
+      fs.writeFileSync(path.join(f.s.projectDir, ".app.json"), JSON.stringify({ models: [{ id: "fake/reasoner" }] }));
+      assert.equal((await newChat(f)).modelId, "fake/reasoner", "the project's first models entry");
+      const used = await newChat(f, { modelId: "fake/echo" });
+      assert.equal((await newChat(f)).modelId, "fake/echo", "the model last used in the project");
+      assert.equal(used.modelId, "fake/echo");
+    } finally {
+      await f.stop();
+    }
+  });
+});
