@@ -15,10 +15,17 @@ export function assistantWithCalls(text: string, calls: readonly Call[]): Upstre
   };
 }
 
+/** A turn that failed before any answer: nothing of it reached the model, and Retry sends it again. */
+function failedBeforeAnswer(next: Message | undefined): boolean {
+  return next?.role === "assistant" && next.status === "error" && !next.content && !next.meta?.toolCalls?.length;
+}
+
 export function transcriptMessages(messages: readonly Message[]): UpstreamMessage[] {
   const answered = new Set(messages.filter((m) => m.role === "tool" && m.meta?.callId).map((m) => m.meta!.callId!));
   const out: UpstreamMessage[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
+    // A message whose turn failed before any answer is left out (Retry stores it again).
+    if (message.role === "user" && failedBeforeAnswer(messages[index + 1])) continue;
     // A subagent's own tool calls stay inside its card: the model that called it sees only its answer.
     if (message.meta?.parentCallId) continue;
     if (message.role === "user") out.push({ role: "user", content: message.content });

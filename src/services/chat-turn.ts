@@ -181,10 +181,12 @@ export class ChatTurns {
         },
         // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
         stepDone: (outcome, total, last) => {
+          // A turn that never got an answer is not billed, nor counted in the chat's totals.
+          const unanswered = total.totalTokens === 0 && outcome.error !== undefined;
           this.deps.messages.update(stepMessage.id, {
             content: outcome.text,
             status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
-            usage: last ? total : null,
+            usage: last && !unanswered ? total : null,
             meta: {
               turnId,
               finishReason: outcome.finishReason,

@@ -83,6 +83,10 @@ export class ToolEnvironment {
 
   /** A step's usage as the server reported it (clamped), or estimated when it sent none. */
   stepUsage(outcome: StepOutcome, messages: UpstreamMessage[], pricing: Pricing | undefined): Usage {
+    // A request that failed before anything came back (unreachable, refused) cost nothing.
+    if (!outcome.usage && outcome.error && !outcome.text && outcome.toolCalls.length === 0) {
+      return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: 0, costSource: "estimate" };
+    }
     if (outcome.usage) {
       return normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`));
     }

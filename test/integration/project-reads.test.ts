@@ -111,3 +111,27 @@ describe("a new chat's model", () => {
     }
   });
 });
+
+describe("a turn that never reached the gateway", () => {
+  it("is neither billed nor counted in the chat's totals, and a retry reaches the model once", async () => {
+    const f = await startChatFixture();
+    try {
+      const home = f.gateway.baseUrl;
+      await f.s.api("PATCH", "/api/settings/app", { chat: { autoRetryFailedSends: false }, providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }] });
+      await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-for-the-dead-port-0123" }] });
+      const chat = await newChat(f, { modelId: "fake/echo" });
+      const events = await readEvents(await send(f, chat.id, { content: "hello once" }));
+      assert.equal(events.find((e) => e.event === "error")!.data.code, "upstream_error");
+      const stored = await (await f.s.api("GET", `/api/chats/${chat.id}`)).json();
+      assert.equal(stored.usage.turns, 0);
+      assert.equal(stored.messages.at(-1).usage, null);
+      // Back to the gateway: the retried message goes upstream once.
+      await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", baseUrl: home }] });
+      await readEvents(await send(f, chat.id, { content: "hello once" }));
+      const sent = (f.gateway.completions.at(-1)!.body as any).messages.filter((m: any) => m.content === "hello once");
+      assert.equal(sent.length, 1);
+    } finally {
+      await f.stop();
+    }
+  });
+});

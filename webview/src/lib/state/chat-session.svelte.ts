@@ -8,6 +8,7 @@ import type { StreamEvent } from "../../../../src/shared/stream-events";
 import type { Usage } from "../../../../src/shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
+import { lastFailure } from "../failed-turns";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
@@ -23,9 +24,17 @@ function originMismatchOf(error: unknown): OriginMismatch | undefined {
 
 type Sent = { content: string; modelId?: string; referencedPaths?: string[] };
 
+function turnErrorOf(error: unknown): TurnError {
+  const originMismatch = originMismatchOf(error);
+  const status = error instanceof ApiError ? error.status : undefined;
+  return { message: (error as Error).message, ...(status ? { status } : {}), retryable: originMismatch !== undefined, ...(originMismatch ? { originMismatch } : {}) };
+}
+
 export class ChatSession {
   chat = $state.raw<ChatWithMessages | undefined>();
   loadError = $state<string | undefined>();
+  /** A message the server refused before storing anything (no key, no model, busy): shown unsent. */
+  refused = $state.raw<{ sent: Sent; error: TurnError } | undefined>();
   /** The turn being streamed, shown until the stored messages replace it. */
   pendingUser = $state<string | undefined>();
   /** The streamed turn's text, tool cards, tasks and status line. */
@@ -167,8 +176,15 @@ export class ChatSession {
     if (this.chat) this.chat = { ...this.chat, ...changed };
   }
 
-  async retry(): Promise<void> {
-    if (this.lastSent) await this.send(this.lastSent.content, this.lastSent.modelId, this.lastSent.referencedPaths);
+  /**
+   * Sends the failed message again, with the model picked now: a refused one, else the transcript's
+   * failed last turn (its earlier attempt is then left out of the view), else the last one sent.
+   */
+  async retry(modelId?: string): Promise<void> {
+    const again = this.refused?.sent ?? (this.chat ? lastFailure(this.chat.messages) : undefined) ?? this.lastSent;
+    if (!again || this.streaming) return;
+    if (this.draft.trim() === again.content) this.draft = "";
+    await this.send(again.content, modelId, again.referencedPaths);
   }
 
   async stop(): Promise<void> {
@@ -212,12 +228,22 @@ export class ChatSession {
     this.live = emptyTurn();
     this.turnUsage = undefined;
     this.error = undefined;
+    this.refused = undefined;
+    let started = false;
+    const onEvent = (event: StreamEvent) => {
+      if (event.event === "turn.start") started = true;
+      this.onEvent(event);
+    };
     try {
-      await this.api.chatStream(key, { params: { id: this.chatId }, body }, (event) => this.onEvent(event), this.controller.signal);
+      await this.api.chatStream(key, { params: { id: this.chatId }, body }, onEvent, this.controller.signal);
     } catch (error) {
       if (!this.controller.signal.aborted) {
-        const originMismatch = originMismatchOf(error);
-        this.error = { message: (error as Error).message, retryable: originMismatch !== undefined, ...(originMismatch ? { originMismatch } : {}) };
+        // Refused before the turn began: nothing was stored, so the message stays, unsent, and the
+        // composer keeps its text.
+        if (body && !started) {
+          this.refused = { sent: body, error: turnErrorOf(error) };
+          if (!this.draft.trim()) this.draft = body.content;
+        } else this.error = turnErrorOf(error);
       }
     } finally {
       // The stored turn replaces the live one in a single change, so nothing flickers or shows twice.
@@ -226,6 +252,8 @@ export class ChatSession {
       this.pendingUser = undefined;
       this.live = emptyTurn();
       this.apply(read);
+      // The stored turn shows its error in place; no second copy of it above the composer.
+      if (this.error && this.chat && lastFailure(this.chat.messages)) this.error = undefined;
     }
   }
 

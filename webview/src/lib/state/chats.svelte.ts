@@ -28,4 +28,14 @@ export class ChatsState {
     if (!id) return undefined;
     return this.api.call("POST /api/projects/:id/chats", { params: { id }, body: modelId ? { modelId } : {} });
   }
+
+  async rename(id: string, title: string): Promise<void> {
+    const chat = await this.api.call("PATCH /api/chats/:id", { params: { id }, body: { title } });
+    this.list = this.list.map((c) => (c.id === id ? chat : c));
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.api.call("DELETE /api/chats/:id", { params: { id } });
+    this.list = this.list.filter((c) => c.id !== id);
+  }
 }

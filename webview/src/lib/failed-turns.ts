@@ -1,0 +1,68 @@
+// Failed turns in the transcript. The server stores a turn that failed upstream (the user message
+// and an assistant message with status "error"), and has no route to run it again, so Retry sends
+// the message anew: the failed attempt it replaces is then left out, so the message shows once.
+import type { Message } from "../../../src/shared/chats";
+
+/** A user message (with the file messages sent before it) and everything answered to it. */
+type Turn = { messages: Message[]; text: Message | undefined };
+
+function turnsOf(messages: readonly Message[]): Turn[] {
+  const turns: Turn[] = [];
+  let current: Turn | undefined;
+  for (const message of messages) {
+    const startsTurn = message.role === "user" && !(current && current.messages.at(-1)?.role === "user");
+    if (!current || startsTurn) turns.push((current = { messages: [], text: undefined }));
+    current.messages.push(message);
+    if (message.role === "user" && message.meta?.kind !== "file") current.text = message;
+  }
+  return turns;
+}
+
+function answerOf(turn: Turn): Message | undefined {
+  return turn.messages.filter((m) => m.role === "assistant").at(-1);
+}
+
+function failed(turn: Turn): boolean {
+  return answerOf(turn)?.status === "error";
+}
+
+/**
+ * The messages without the failed attempts that a later send of the same text replaced; `resending`
+ * (the text being sent right now) replaces the last failed turn already, while its answer streams.
+ */
+export function withoutRetried(messages: readonly Message[], resending?: string): Message[] {
+  const turns = turnsOf(messages);
+  const kept = turns.filter((turn, i) => {
+    if (!failed(turn) || !turn.text) return true;
+    const next = i + 1 < turns.length ? turns[i + 1]!.text?.content : resending;
+    return next !== turn.text.content;
+  });
+  return kept.flatMap((turn) => turn.messages);
+}
+
+/** The transcript's last turn when it failed: the text to send again, and its failed answer. */
+export function lastFailure(messages: readonly Message[]): { content: string; referencedPaths?: string[]; answerId: string } | undefined {
+  const turn = turnsOf(messages).at(-1);
+  const answer = turn && answerOf(turn);
+  if (!turn?.text || answer?.status !== "error") return undefined;
+  const paths = turn.text.meta?.referencedPaths;
+  return { content: turn.text.content, ...(paths?.length ? { referencedPaths: paths } : {}), answerId: answer.id };
+}
+
+export type FailureWays = { settings: boolean; model: boolean; hint: string };
+
+/** Which ways out an error offers besides Retry: Settings, Providers for keys and servers; another model. */
+export function failureWays(error: { message: string; status?: number }): FailureWays {
+  const text = error.message.toLowerCase();
+  const key = error.status === 401 || error.status === 403 || /\b(api )?key\b|sign in|unauthori[sz]ed|credential/.test(text);
+  const server = error.status === undefined && /connect|reach|fetch failed|network|refused|timed? ?out|econn/.test(text);
+  const model = !key && (error.status === 404 || /model/.test(text) || !server);
+  const hint = key
+    ? "Set a key under Settings, Providers, then Retry."
+    : server
+      ? "The gateway did not answer: check its address under Settings, Providers, then Retry."
+      : model
+        ? "Retry, or choose another model first."
+        : "Retry when ready.";
+  return { settings: key || server, model, hint };
+}

@@ -1,0 +1,62 @@
+// Keeps a scrolling transcript at its end while new output arrives, as long as the reader is there:
+// scrolling up lets go, scrolling back to the end (or sending a message) follows again.
+import type { Attachment } from "svelte/attachments";
+
+/** How close to the end still counts as "at the end", in pixels. */
+const SLACK = 48;
+
+export class StickToBottom {
+  private following = true;
+  private element: HTMLElement | undefined;
+  /** Where this code last put the scroll position: a smaller one since means the reader moved up. */
+  private placedAt = 0;
+
+  /** Follows again and goes to the end now (a message was sent). */
+  follow(): void {
+    this.following = true;
+    this.toEnd();
+  }
+
+  readonly attach: Attachment<HTMLElement> = (element) => {
+    this.element = element;
+    const atEnd = () => element.scrollHeight - element.scrollTop - element.clientHeight <= SLACK;
+    const onScroll = () => {
+      this.following = atEnd();
+      if (this.following) this.placedAt = element.scrollTop;
+    };
+    // Wheel and keys upwards let go at once, before a burst of output can pull the view back down.
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0 && element.scrollHeight > element.clientHeight) this.following = false;
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (["ArrowUp", "PageUp", "Home"].includes(event.key)) this.following = false;
+    };
+    const onGrow = () => {
+      if (element.scrollTop < this.placedAt - 1) this.following = atEnd();
+      if (this.following) this.toEnd();
+    };
+    const mutations = new MutationObserver(onGrow);
+    mutations.observe(element, { childList: true, subtree: true, characterData: true });
+    const sizes = new ResizeObserver(onGrow);
+    sizes.observe(element);
+    element.addEventListener("scroll", onScroll, { passive: true });
+    element.addEventListener("wheel", onWheel, { passive: true });
+    element.addEventListener("keydown", onKey);
+    this.toEnd();
+    return () => {
+      mutations.disconnect();
+      sizes.disconnect();
+      element.removeEventListener("scroll", onScroll);
+      element.removeEventListener("wheel", onWheel);
+      element.removeEventListener("keydown", onKey);
+      this.element = undefined;
+    };
+  };
+
+  private toEnd(): void {
+    const element = this.element;
+    if (!element) return;
+    element.scrollTop = element.scrollHeight;
+    this.placedAt = element.scrollTop;
+  }
+}
