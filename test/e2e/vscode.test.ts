@@ -58,6 +58,8 @@ describe("Parley in a real VS Code (code-server)", function () {
     await page.locator('.activitybar [aria-label="Parley"]').first().click({ timeout: 60_000 });
     panel = await webviewFrame(page);
     await panel.getByRole("heading", { name: "Chats" }).waitFor();
+    // The project arrives with the first answers from the server: wait for it, then check it.
+    await panel.locator(".project-name", { hasText: "workspace" }).waitFor({ timeout: 15_000 }).catch(() => {});
     assert.equal(await panel.locator(".project-name").textContent(), "workspace");
     await screenshot(page, "vscode-01-panel");
   });

@@ -49,8 +49,24 @@ export class AppState {
     this.api.subscribe(
       (event) => void this.onEvent(event).catch((error) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
       signal,
-      (connected) => (this.live = connected),
+      (connected) => {
+        this.live = connected;
+        // A first load that failed or found no project yet (the panel can load before the host has
+        // registered its folders) is made good as soon as the event stream is up.
+        if (connected && !this.projects.current) void this.reloadProjects();
+      },
     );
+  }
+
+  private async reloadProjects(): Promise<void> {
+    try {
+      if (await this.projects.load()) {
+        this.loadError = undefined;
+        await Promise.all([this.chats.load(), this.settings.load()]);
+      }
+    } catch {
+      // The next event or reconnect tries again.
+    }
   }
 
   navigate(route: Route): void {
