@@ -2,7 +2,7 @@
 // Its state lives on the server, so it needs no retainContextWhenHidden.
 import fs from "node:fs";
 import * as vscode from "vscode";
-import { webviewToHostSchema, type HostToWebview } from "../shared/host-messages";
+import { webviewToHostSchema, type HostToWebview, type PanelTarget } from "../shared/host-messages";
 import type { ParleyHost } from "./parley-host";
 import { assetsFromManifest, webviewHtml } from "./webview-html";
 import { openTurnDiff } from "./diff-editor";
@@ -11,6 +11,14 @@ export const VIEW_ID = "parley.chat";
 
 export class ParleyViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
+  /**
+   * Whether the webview's script is running and listening: from its "hello" until the view is
+   * hidden (without retainContextWhenHidden VS Code discards a hidden webview's page and loads it
+   * again when shown) or disposed. A message posted while it is not listening is lost.
+   */
+  private listening = false;
+  /** Where the last command sent the panel while it was not listening; handed over with "ready". */
+  private pendingTarget: PanelTarget | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -19,6 +27,14 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
 
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
+    this.listening = false;
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) this.listening = false;
+    });
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+      this.listening = false;
+    });
     const root = vscode.Uri.joinPath(this.context.extensionUri, "media", "webview");
     view.webview.options = { enableScripts: true, localResourceRoots: [root] };
     view.webview.onDidReceiveMessage((message) => this.onMessage(message));
@@ -36,14 +52,19 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
     );
   }
 
-  /** Shows the panel and passes a message to the UI (open a chat, go to a settings page). */
-  async reveal(message?: HostToWebview): Promise<void> {
+  /**
+   * Shows the panel and sends the UI to `target` (a chat, a settings page), whether the panel is
+   * open, hidden or not yet created: a listening webview gets the message now, any other keeps it
+   * until its "hello" and starts there.
+   */
+  async reveal(target?: PanelTarget): Promise<void> {
+    const delivered = target !== undefined && this.listening && this.view?.visible === true && (await this.post(target));
+    if (target && !delivered) this.pendingTarget = target;
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
-    if (message) await this.post(message);
   }
 
-  private async post(message: HostToWebview): Promise<void> {
-    await this.view?.webview.postMessage(message);
+  private async post(message: HostToWebview): Promise<boolean> {
+    return (await this.view?.webview.postMessage(message)) ?? false;
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -55,7 +76,8 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
       case "hello":
         // In a browser-based editor the webview's requests carry the editor's own origin.
         if (message.origin !== "null") this.host.trustedOrigins.add(message.origin);
-        await this.post({ type: "ready" });
+        this.listening = true;
+        if (await this.post({ type: "ready", open: this.pendingTarget })) this.pendingTarget = undefined;
         break;
       case "openExternal":
         await vscode.env.openExternal(vscode.Uri.parse(message.url));

@@ -2,14 +2,25 @@
 // each a zod discriminated union: both sides parse what they receive and type what they send.
 import { z } from "zod";
 
+/** Show this chat (the New Chat commands). */
+const openChatSchema = z.object({ type: z.literal("openChat"), chatId: z.string().min(1) });
+/** Go to an in-app route such as `#/settings/prompts` (Manage Custom Prompts). */
+const navigateSchema = z.object({ type: z.literal("navigate"), hash: z.string().startsWith("#") });
+
+/** Where a command sends the panel. */
+export const panelTargetSchema = z.discriminatedUnion("type", [openChatSchema, navigateSchema]);
+export type PanelTarget = z.infer<typeof panelTargetSchema>;
+
 /** Extension host → webview. */
 export const hostToWebviewSchema = z.discriminatedUnion("type", [
-  /** The host trusts the webview's origin: the UI may call the server now. */
-  z.object({ type: z.literal("ready") }),
-  /** Show this chat (the New Chat commands). */
-  z.object({ type: z.literal("openChat"), chatId: z.string().min(1) }),
-  /** Go to an in-app route such as `#/settings/prompts` (Manage Custom Prompts). */
-  z.object({ type: z.literal("navigate"), hash: z.string().startsWith("#") }),
+  /**
+   * The host trusts the webview's origin: the UI may call the server now. `open` is where a command
+   * sent the panel before this webview was listening (the panel was closed, hidden or not yet
+   * created), so the UI starts there instead of on its last page.
+   */
+  z.object({ type: z.literal("ready"), open: panelTargetSchema.optional() }),
+  openChatSchema,
+  navigateSchema,
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

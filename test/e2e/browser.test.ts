@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
+import { chooseModel } from "../helpers/model-picker";
 
 describe("web UI in Chromium", function () {
   this.timeout(120_000);
@@ -28,7 +29,7 @@ describe("web UI in Chromium", function () {
 
   it("picks a model, sends a message, and shows the streamed answer with usage", async () => {
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model").selectOption("fake/echo");
+    await chooseModel(page, "fake/echo");
     await page.getByLabel("Message").fill("Hello from Chromium");
     await page.getByLabel("Message").press("Enter");
     const answer = page.locator(".message.assistant").filter({ hasText: "You said: Hello from Chromium" });
@@ -50,7 +51,7 @@ describe("web UI in Chromium", function () {
   });
 
   it("stops a streaming answer and keeps what arrived", async () => {
-    await page.getByLabel("Model").selectOption("fake/slow");
+    await chooseModel(page, "fake/slow");
     await page.getByLabel("Message").fill("Tell me a long story");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant.streaming", { hasText: "Thinking out loud" }).waitFor();

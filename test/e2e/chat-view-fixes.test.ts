@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
+import { chooseModel } from "../helpers/model-picker";
 
 describe("web UI: chat view fixes", function () {
   this.timeout(120_000);
@@ -27,7 +28,7 @@ describe("web UI: chat view fixes", function () {
     await on.goto(`${stack.url}/#/`);
     await on.getByRole("button", { name: "New chat" }).click();
     await on.locator(".chat-view").waitFor();
-    await on.getByLabel("Model", { exact: true }).selectOption(model);
+    await chooseModel(on, model);
   }
 
   async function say(on: Page, text: string): Promise<void> {
@@ -62,7 +63,7 @@ describe("web UI: chat view fixes", function () {
     assert.equal(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), true, "the page itself does not scroll");
 
     // Scrolled up while the next answer streams: the view stays where the reader put it.
-    await page.getByLabel("Model", { exact: true }).selectOption("fake/slow");
+    await chooseModel(page, "fake/slow");
     await say(page, "take your time");
     await page.locator(".message.assistant.streaming", { hasText: "Thinking out loud" }).waitFor();
     const box = (await page.locator("ol.messages").boundingBox())!;
@@ -78,7 +79,7 @@ describe("web UI: chat view fixes", function () {
     // Back at the end, it follows again.
     await page.mouse.wheel(0, 100_000);
     await page.waitForTimeout(300);
-    await page.getByLabel("Model", { exact: true }).selectOption("fake/burst");
+    await chooseModel(page, "fake/burst");
     await say(page, "once more");
     await page.locator(".message.assistant", { hasText: "t1999" }).nth(1).waitFor();
     await idle(page);

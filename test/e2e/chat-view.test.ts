@@ -2,6 +2,7 @@
 // reload, titles are plain text, and a new chat starts with the model last used in the project.
 import assert from "node:assert/strict";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import { chooseModel, modelField } from "../helpers/model-picker";
 
 describe("web UI: the chat view", function () {
   this.timeout(120_000);
@@ -15,7 +16,7 @@ describe("web UI: the chat view", function () {
     const { stack, page } = ui!;
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model", { exact: true }).selectOption("fake/reasoner");
+    await chooseModel(page, "fake/reasoner");
     await page.getByLabel("Message").fill("**bold** question");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said:" }).waitFor();
@@ -30,6 +31,6 @@ describe("web UI: the chat view", function () {
     assert.ok(!(await page.locator(".chat-row").first().textContent())!.includes("**"));
     await page.getByRole("button", { name: "New chat" }).click();
     await page.locator(".chat-view").waitFor();
-    assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), "fake/reasoner", "the model last used in the project");
+    assert.equal(await modelField(page).inputValue(), "fake/reasoner", "the model last used in the project");
   });
 });

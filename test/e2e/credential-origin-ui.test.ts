@@ -7,6 +7,7 @@ import path from "node:path";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { FakeGateway } from "../fake-gateway/server";
+import { chooseModel } from "../helpers/model-picker";
 
 describe("web UI: a key for another origin", function () {
   this.timeout(120_000);
@@ -28,7 +29,7 @@ describe("web UI: a key for another origin", function () {
     const { stack, page } = ui!;
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model", { exact: true }).selectOption("fake/echo");
+    await chooseModel(page, "fake/echo");
     await page.getByLabel("Message").fill("through the other server");
     await page.getByLabel("Message").press("Enter");
     const alert = page.getByRole("alert").filter({ hasText: "Parley will not send the key there" });

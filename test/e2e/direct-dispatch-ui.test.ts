@@ -10,6 +10,7 @@ import { screenshot } from "../helpers/browser";
 import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
+import { chooseModel } from "../helpers/model-picker";
 
 
 
@@ -49,7 +50,7 @@ describe("web UI: direct runs of agents and tools from the composer", function (
 
   it("runs an agent with @reviewer: a subagent card holding the agent's shell call, then its answer", async () => {
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model").selectOption("fake/echo");
+    await chooseModel(page, "fake/echo");
     chatUrl = page.url();
     await say("@reviewer shell: echo from-agent");
     const sub = card("subagent reviewer");

@@ -10,6 +10,7 @@ import { screenshot } from "../helpers/browser";
 import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
+import { chooseModel } from "../helpers/model-picker";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
@@ -88,7 +89,7 @@ describe("web UI: MCP servers", function () {
   it("calls the server's tool from a chat after the user allows it", async () => {
     await page.goto(`${stack.url}/#/`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model").selectOption("fake/tools");
+    await chooseModel(page, "fake/tools");
     await page.getByLabel("Message").fill('mcp: mcp__everything__echo {"message":"hi"}');
     await page.getByLabel("Message").press("Enter");
     const card = page.getByRole("group", { name: "mcp__everything__echo", exact: true });

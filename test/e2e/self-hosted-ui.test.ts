@@ -7,6 +7,7 @@ import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm";
 import type { Stack } from "../helpers/stack";
+import { chooseModel, modelField } from "../helpers/model-picker";
 
 const MODEL = "qwen2.5-0.5b-instruct";
 
@@ -60,18 +61,22 @@ describe("web UI against a self-hosted server", function () {
   it("chats with a priced model and with an id the list does not show, whose cost stays unknown", async () => {
     await page.goto(`${stack.url}/#/`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model", { exact: true }).selectOption(MODEL);
-    assert.match((await page.getByLabel("Model", { exact: true }).locator(`option[value="${MODEL}"]`).textContent())!, /\$100\.00 \/ \$400\.00 per 1M/);
-    assert.doesNotMatch((await page.getByLabel("Model", { exact: true }).locator('option[value="whisper-tiny"]').textContent())!, /\$|\?/, "no invented price");
+    await chooseModel(page, MODEL);
+    // The picker's list shows each model's price: the user's own for the self-hosted model, none invented for the other.
+    await modelField(page).click();
+    const models = page.getByRole("listbox", { name: "Models" });
+    assert.match((await models.getByRole("option", { name: new RegExp(`^${MODEL}`) }).textContent())!, /\$100\.00 \/ \$400\.00 per 1M/);
+    assert.doesNotMatch((await models.getByRole("option", { name: /^whisper-tiny/ }).textContent())!, /\$|\?/, "no invented price");
+    await modelField(page).press("Escape");
     await page.getByLabel("Message").fill("hello");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said: hello" }).waitFor();
     await page.locator(".message.assistant .usage").first().waitFor();
     assert.match((await page.locator(".message.assistant .usage").first().textContent())!, /out · \$[\d.]+ \(estimated\)/);
 
-    await page.getByLabel("Model", { exact: true }).selectOption({ label: "Other model id…" });
-    await page.locator("#other-model-id input").fill(`${MODEL}@main`);
-    await page.getByRole("button", { name: "Use" }).click();
+    await modelField(page).fill(`${MODEL}@main`);
+    await page.getByRole("option", { name: `Use model id “${MODEL}@main”` }).click();
+    assert.equal(await modelField(page).inputValue(), `${MODEL}@main`);
     await page.getByLabel("Message").fill("again");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said: again" }).waitFor();
@@ -82,9 +87,9 @@ describe("web UI against a self-hosted server", function () {
   });
 
   it("shows the server's words when the model does not exist", async () => {
-    await page.getByLabel("Model", { exact: true }).selectOption({ label: "Other model id…" });
-    await page.locator("#other-model-id input").fill("no-such-model");
-    await page.getByRole("button", { name: "Use" }).click();
+    // Nothing in the list matches, so Enter uses the typed id.
+    await modelField(page).fill("no-such-model");
+    await modelField(page).press("Enter");
     await page.getByLabel("Message").fill("anyone there");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".turn-error", { hasText: "404: The model `no-such-model` does not exist." }).waitFor();
@@ -105,7 +110,7 @@ describe("web UI: an answer cut off at the token limit", function () {
     const { stack, page } = ui!;
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model", { exact: true }).selectOption("fake/short");
+    await chooseModel(page, "fake/short");
     await page.getByLabel("Message").fill("tell me everything");
     await page.getByLabel("Message").press("Enter");
     const answer = page.locator(".message.assistant[data-status='truncated']");

@@ -9,6 +9,7 @@ import { screenshot } from "../helpers/browser";
 import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
+import { chooseModel } from "../helpers/model-picker";
 
 
 
@@ -33,7 +34,7 @@ describe("web UI: tool cards and the agent loop", function () {
   async function newToolsChat(): Promise<void> {
     await page.goto(`${stack.url}/#/`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await page.getByLabel("Model").selectOption("fake/tools");
+    await chooseModel(page, "fake/tools");
   }
 
   async function say(text: string): Promise<void> {

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
 import { codeServerInstalled, packageVsix, startEditor, type Editor } from "../helpers/code-server";
+import { chooseModel } from "../helpers/model-picker";
 
 async function webviewFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 120; i++) {
@@ -16,6 +17,8 @@ async function webviewFrame(page: Page): Promise<Frame> {
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
+  // A quick pick that just closed fades out for a moment, inert: opening the palette then fails.
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
   await page.keyboard.press("Control+Shift+P");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();
@@ -70,7 +73,7 @@ describe("Parley in a real VS Code (code-server)", function () {
     await page.keyboard.press("Enter");
     await page.locator(".notifications-toasts", { hasText: "API key is saved" }).waitFor();
     await panel.getByRole("button", { name: "New chat" }).click();
-    await panel.getByLabel("Model").selectOption("fake/echo");
+    await chooseModel(panel, "fake/echo");
     await panel.getByLabel("Message").fill("Hello from VS Code");
     await panel.getByLabel("Message").press("Enter");
     await panel.locator(".message.assistant", { hasText: "You said: Hello from VS Code" }).waitFor();
@@ -81,7 +84,7 @@ describe("Parley in a real VS Code (code-server)", function () {
   it("asks before a shell call in the panel, and runs it on Allow", async () => {
     await panel.getByRole("link", { name: "Back to chats" }).click();
     await panel.getByRole("button", { name: "New chat" }).click();
-    await panel.getByLabel("Model").selectOption("fake/tools");
+    await chooseModel(panel, "fake/tools");
     await panel.getByLabel("Message").fill("shell: echo approved-in-vscode");
     await panel.getByLabel("Message").press("Enter");
     const card = panel.getByRole("group", { name: "shell", exact: true });
@@ -99,6 +102,25 @@ describe("Parley in a real VS Code (code-server)", function () {
     await panel.getByRole("link", { name: "Back to chats" }).click();
     await panel.locator(".chat-row", { hasText: "Hello from VS Code" }).click();
     await panel.locator(".message.user", { hasText: "Hello from VS Code" }).waitFor();
+  });
+
+  it("opens the new chat from New Chat whether the panel is closed, or hidden behind another view", async () => {
+    // Each time the panel's page is discarded (VS Code keeps no hidden webview alive) and loads again,
+    // so the command's target must reach a page that is not listening yet.
+    const opensNewChat = async (hide: () => Promise<void>) => {
+      await panel.getByRole("link", { name: "Back to chats" }).click();
+      await panel.getByRole("heading", { name: "Chats" }).waitFor();
+      await hide();
+      await runCommand(page, "Parley: New Chat");
+      panel = await webviewFrame(page);
+      await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor({ timeout: 30_000 });
+    };
+    await opensNewChat(() => runCommand(page, "View: Close Primary Side Bar"));
+    await opensNewChat(async () => {
+      await runCommand(page, "View: Show Explorer");
+      await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor();
+    });
+    await screenshot(page, "vscode-06-new-chat-from-closed-panel");
   });
 
   it("opens the same UI in a browser tab, logged in by the token link", async () => {

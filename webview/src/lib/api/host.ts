@@ -1,13 +1,16 @@
 // Actions only an editor can do. In VS Code the extension host does them; in a browser the
 // methods fall back to the browser and the UI hides what it cannot do. The messages both ways are
 // the shared discriminated unions of src/shared/host-messages.ts.
-import { hostToWebviewSchema, type HostToWebview, type WebviewToHost } from "../../../../src/shared/host-messages";
+import { hostToWebviewSchema, type HostToWebview, type PanelTarget, type WebviewToHost } from "../../../../src/shared/host-messages";
 import { browserLink } from "../access";
 import type { Bootstrap } from "../bootstrap";
 
 export interface Host {
-  /** Resolves when the UI may call the server (in VS Code, once the host trusts this webview's origin). */
-  ready(): Promise<void>;
+  /**
+   * Resolves when the UI may call the server (in VS Code, once the host trusts this webview's
+   * origin), with where a command sent the panel before this page was listening, if anywhere.
+   */
+  ready(): Promise<PanelTarget | undefined>;
   /** Opens a URL outside the UI (system browser in VS Code, a popup in a browser tab). */
   openExternal(url: string): void;
   /** Opens an editor diff of a file a turn changed; absent in a browser (the UI hides "Open diff"). */
@@ -49,11 +52,14 @@ export function createHost(boot: Bootstrap): Host {
     });
   if (inVsCode && typeof acquireVsCodeApi === "function") {
     const vscode = acquireVsCodeApi();
-    const ready = new Promise<void>((resolve) => {
-      window.addEventListener("message", (event) => readHostMessage(event, true)?.type === "ready" && resolve());
+    const ready = new Promise<PanelTarget | undefined>((resolve) => {
+      window.addEventListener("message", (event) => {
+        const message = readHostMessage(event, true);
+        if (message?.type === "ready") resolve(message.open);
+      });
       vscode.postMessage({ type: "hello", origin: window.location.origin });
       // An older host that never answers must not leave the panel blank.
-      setTimeout(resolve, 3000);
+      setTimeout(() => resolve(undefined), 3000);
     });
     return {
       ready: () => ready,
@@ -65,7 +71,7 @@ export function createHost(boot: Bootstrap): Host {
     };
   }
   return {
-    ready: () => Promise.resolve(),
+    ready: () => Promise.resolve(undefined),
     openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
     passkeys: true,
     onMessage,

@@ -2,6 +2,7 @@
 // resolved settings, the model catalog). Everything comes from the server; each resource reloads
 // only on the `/api/events` event that concerns it, and views listen for the ones they show.
 import type { AppEvent } from "../../../../src/shared/app-events";
+import type { PanelTarget } from "../../../../src/shared/host-messages";
 import type { ApiClient } from "../api/client";
 import type { Host } from "../api/host";
 import { parseRoute, routeHash, type Route } from "../route";
@@ -36,8 +37,7 @@ export class AppState {
     this.route = parseRoute(window.location.hash);
     window.addEventListener("hashchange", () => (this.route = parseRoute(window.location.hash)));
     this.host.onMessage((message) => {
-      if (message.type === "openChat") this.navigate({ view: "chat", chatId: message.chatId });
-      if (message.type === "navigate") window.location.hash = message.hash;
+      if (message.type !== "ready") this.open(message);
     });
     try {
       await this.projects.load();
@@ -67,6 +67,12 @@ export class AppState {
     } catch {
       // The next event or reconnect tries again.
     }
+  }
+
+  /** Goes where the editor sent the panel (the New Chat and Manage Custom Prompts commands). */
+  open(target: PanelTarget): void {
+    if (target.type === "openChat") this.navigate({ view: "chat", chatId: target.chatId });
+    else window.location.hash = target.hash;
   }
 
   navigate(route: Route): void {

@@ -1,0 +1,109 @@
+// The chat header's model picker in a real Chromium: searchable by id, name and vendor, with prices
+// and context length, driven by keyboard, and clean under axe at 320 px in both themes.
+import assert from "node:assert/strict";
+import { seriousViolations } from "../helpers/axe";
+import { screenshot } from "../helpers/browser";
+import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import { chooseModel, modelField } from "../helpers/model-picker";
+
+describe("web UI: the searchable model picker", function () {
+  this.timeout(120_000);
+  let ui: BrowserStack | undefined;
+
+  before(async function () {
+    ui = await startBrowserStack(this);
+  });
+  after(() => ui?.stop());
+
+  const openNewChat = async () => {
+    const { stack, page } = ui!;
+    await page.goto(`${stack.url}/?token=${stack.token}`);
+    await page.getByRole("button", { name: "New chat" }).click();
+    await modelField(page).waitFor();
+  };
+
+  it("finds a model by vendor, by name and by id, and shows its prices and context length", async () => {
+    const { page } = ui!;
+    await openNewChat();
+    const field = modelField(page);
+    const models = page.getByRole("listbox", { name: "Models" });
+    const options = models.getByRole("option");
+
+    await field.click();
+    assert.equal(await field.getAttribute("aria-expanded"), "true");
+    assert.ok((await options.count()) >= 10, "the whole list before anything is typed");
+
+    await field.fill("anthropic");
+    const found = await options.allTextContents();
+    assert.equal(found.length, 2, "one model, and the typed text as an id the list does not show");
+    assert.match(found[1]!, /^Use model id “anthropic”/, "last");
+    assert.match((await options.first().textContent())!, /Claude Sonnet 4.*anthropic\/claude-sonnet-4 · anthropic · \$3\.00 \/ \$15\.00 per 1M · 128K context/);
+
+    await field.fill("gemini flash");
+    assert.match((await options.first().textContent())!, /Gemini 2\.5 Flash/, "every word, in any field");
+    await field.fill("openai/gpt-4o-mini");
+    assert.match((await options.first().textContent())!, /GPT-4o-mini/);
+    await field.press("Enter");
+    assert.equal(await field.getAttribute("aria-expanded"), "false");
+    assert.equal(await field.inputValue(), "openai/gpt-4o-mini");
+  });
+
+  it("moves with Down and Up, wrapping, and Escape puts the chosen model back", async () => {
+    const { page } = ui!;
+    await openNewChat();
+    await chooseModel(page, "fake/echo");
+    const field = modelField(page);
+    await field.fill("fake/");
+    const options = page.getByRole("listbox", { name: "Models" }).getByRole("option");
+    const count = await options.count();
+    const selectedIndex = async () => (await options.evaluateAll((els) => els.findIndex((el) => el.getAttribute("aria-selected") === "true")));
+    assert.equal(await selectedIndex(), 0);
+    await field.press("ArrowUp");
+    assert.equal(await selectedIndex(), count - 1, "Up from the first wraps to the last");
+    await field.press("ArrowDown");
+    assert.equal(await selectedIndex(), 0, "Down from the last wraps to the first");
+    const activeId = await field.getAttribute("aria-activedescendant");
+    assert.equal(activeId, await options.first().getAttribute("id"), "the field names the active option for screen readers");
+    await field.press("Escape");
+    assert.equal(await field.inputValue(), "fake/echo", "Escape keeps the model chosen before");
+    assert.equal(await page.getByRole("listbox", { name: "Models" }).count(), 0);
+
+    await field.fill("zzz-nothing");
+    await page.getByText("Use model id “zzz-nothing”").waitFor();
+    await page.getByRole("button", { name: "New chat" }).or(page.getByRole("link", { name: "Back to chats" })).first().focus();
+    assert.equal(await field.inputValue(), "fake/echo", "leaving the field without choosing changes nothing");
+  });
+
+  it("sends with the model picked by mouse", async () => {
+    const { page } = ui!;
+    await openNewChat();
+    await modelField(page).click();
+    await page.getByRole("option", { name: /Fake: Echo/ }).click();
+    assert.equal(await modelField(page).inputValue(), "fake/echo");
+    await page.getByLabel("Message").fill("picked by mouse");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant", { hasText: "You said: picked by mouse" }).waitFor();
+  });
+
+  it("has no serious axe violation with the list open at 320 px, light and dark", async () => {
+    const { stack, browser } = ui!;
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme });
+      try {
+        const narrow = await context.newPage();
+        await narrow.goto(`${stack.url}/?token=${stack.token}`);
+        await narrow.getByRole("button", { name: "New chat" }).click();
+        await modelField(narrow).click();
+        await modelField(narrow).fill("fake");
+        await narrow.getByRole("listbox", { name: "Models" }).waitFor();
+        const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 320, `nothing scrolls sideways (${width} px)`);
+        await screenshot(narrow, `model-picker-320-${colorScheme}`);
+        const violations = await seriousViolations(narrow);
+        assert.deepEqual(violations, [], `${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
