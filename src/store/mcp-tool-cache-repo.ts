@@ -1,28 +1,45 @@
-// Table mcp_tool_cache: the last tool list each MCP server reported, so catalogs load without a round trip.
+// Table mcp_tool_cache: the last tool list each MCP server reported, so catalogs load without a round
+// trip. A row's `cacheKey` says which server it was: its scope (app, or the project that defines it)
+// and a fingerprint of its configuration; `serverId` is the id the server's tools are named by.
 import type { Db } from "./db";
 import { statement } from "./statements";
 import { nowIso } from "./clock";
 
-export type CachedTools = { serverId: string; tools: unknown[]; fetchedAt: string };
+export type CachedTools = { cacheKey: string; serverId: string; tools: unknown[]; fetchedAt: string };
 
 export class McpToolCacheRepo {
   constructor(private readonly db: Db) {}
 
-  put(serverId: string, tools: unknown[]): void {
-    statement(this.db, 
-        `INSERT INTO mcp_tool_cache (server_id, tools_json, fetched_at) VALUES (?, ?, ?)
-         ON CONFLICT(server_id) DO UPDATE SET tools_json = excluded.tools_json, fetched_at = excluded.fetched_at`,
-      )
-      .run(serverId, JSON.stringify(tools), nowIso());
+  put(cacheKey: string, serverId: string, tools: unknown[]): void {
+    statement(
+      this.db,
+      `INSERT INTO mcp_tool_cache (cache_key, server_id, tools_json, fetched_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(cache_key) DO UPDATE SET server_id = excluded.server_id, tools_json = excluded.tools_json, fetched_at = excluded.fetched_at`,
+    ).run(cacheKey, serverId, JSON.stringify(tools), nowIso());
+  }
+
+  get(cacheKey: string): CachedTools | undefined {
+    const row = statement(this.db, "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache WHERE cache_key = ?").get(cacheKey) as
+      | { cacheKey: string; serverId: string; toolsJson: string; fetchedAt: string }
+      | undefined;
+    return row && toCached(row);
   }
 
   all(): CachedTools[] {
-    const rows = statement(this.db, "SELECT server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache ORDER BY server_id")
-      .all() as { serverId: string; toolsJson: string; fetchedAt: string }[];
-    return rows.map(({ toolsJson, ...row }) => ({ ...row, tools: JSON.parse(toolsJson) as unknown[] }));
+    const rows = statement(this.db, "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache ORDER BY cache_key").all() as {
+      cacheKey: string;
+      serverId: string;
+      toolsJson: string;
+      fetchedAt: string;
+    }[];
+    return rows.map(toCached);
   }
 
-  delete(serverId: string): void {
-    statement(this.db, "DELETE FROM mcp_tool_cache WHERE server_id = ?").run(serverId);
+  delete(cacheKey: string): void {
+    statement(this.db, "DELETE FROM mcp_tool_cache WHERE cache_key = ?").run(cacheKey);
   }
+}
+
+function toCached({ toolsJson, ...row }: { cacheKey: string; serverId: string; toolsJson: string; fetchedAt: string }): CachedTools {
+  return { ...row, tools: JSON.parse(toolsJson) as unknown[] };
 }

@@ -104,4 +104,18 @@ export const MIGRATIONS: readonly string[] = [
     last_used_at TEXT
   );
   `,
+  /*
+   * 5: the MCP tool cache keyed by where a server runs and how it is configured (`cache_key`), not by
+   * its id alone: two projects with different servers under one id no longer share a tool list, and
+   * an edited server never shows the old command's tools. The old rows cannot be attributed, so they
+   * go; each server's list comes back when it next starts.
+   */ `
+  DROP TABLE mcp_tool_cache;
+  CREATE TABLE mcp_tool_cache (
+    cache_key TEXT PRIMARY KEY,
+    server_id TEXT NOT NULL,
+    tools_json TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -175,6 +175,21 @@ describe("MCP servers", function () {
     assert.equal((await ready("everything")).name, "Everything, renamed");
   });
 
+  it("never shows a server's cached tools for another configuration under the same id", async () => {
+    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] });
+    await restart("srv");
+    assert.ok((await ready("srv")).toolCount >= 5);
+    // Another command under the same id, not started (disabled): the old tool list is not its.
+    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", enabled: false, args: [HOSTILE, "garbage"] }] });
+    await until(async () => ((await serverStatus("srv"))?.status === "stopped" ? true : undefined), "srv to stop");
+    assert.equal((await serverStatus("srv")).toolCount, 0);
+    const catalog = await (await f.s.api("GET", `/api/tools/catalog?${q}`)).json();
+    assert.ok(!catalog.some((t: any) => t.name.startsWith("mcp__srv__")), "nothing from the old command in the catalog");
+    // Put back as it was: its own cached list shows again before it starts.
+    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", enabled: true, args: [EVERYTHING, "stdio"] }] });
+    assert.ok((await serverStatus("srv")).toolCount >= 5);
+  });
+
   it("reports servers that fail: a missing command, one that exits at once, one that never answers, garbage on stdout", async () => {
     await f.s.api("PATCH", "/api/settings/app", {
       mcpServers: [

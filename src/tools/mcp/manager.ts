@@ -18,7 +18,7 @@ import { mcpToolId } from "../native-tools";
 import { ToolError } from "../tool-error";
 import { describeError, McpConnection, type McpTool } from "./connection";
 import { validateArguments } from "./schema-validator";
-import { commandLine, configuredServers, instanceKey, type McpServerConfig } from "./server-config";
+import { commandLine, configuredServers, instanceKey, toolCacheKey, type McpServerConfig } from "./server-config";
 import { toolOutput } from "./tool-result";
 
 export type McpStatus = "starting" | "ready" | "error" | "stopped" | "untrusted";
@@ -97,7 +97,7 @@ export class McpManager {
         transport: entry.transport,
         scope: config.scope,
         enabled: entry.enabled !== false,
-        toolCount: instance?.tools.length ?? this.cachedTools(entry.id).length,
+        toolCount: (instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id)).length,
         ...(entry.transport === "stdio" ? { command: commandLine(entry) } : {}),
       };
       if (this.needsTrust(config, snapshot.project.id)) return { ...base, status: "untrusted" as const };
@@ -149,7 +149,7 @@ export class McpManager {
     return configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
       if (config.entry.enabled === false || this.needsTrust(config, snapshot.project.id)) return [];
       const instance = this.current(config, snapshot.project.id);
-      const tools = instance?.status === "ready" ? instance.tools : this.cachedTools(config.entry.id);
+      const tools = instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id);
       return tools.map((tool) => ({ id: mcpToolId(config.entry.id, tool.name), serverId: config.entry.id, tool: tool.name, description: tool.description ?? "", parameters: tool.inputSchema }));
     });
   }
@@ -199,8 +199,8 @@ export class McpManager {
     return instance && instance.config.fingerprint === config.fingerprint ? instance : undefined;
   }
 
-  private cachedTools(serverId: string): McpTool[] {
-    const row = this.deps.cache.all().find((r) => r.serverId === serverId);
+  private cachedTools(config: McpServerConfig, projectId: string): McpTool[] {
+    const row = this.deps.cache.get(toolCacheKey(instanceKey(config, projectId), config));
     return (row?.tools ?? []).filter((t): t is McpTool => typeof (t as McpTool)?.name === "string");
   }
 
@@ -258,7 +258,7 @@ export class McpManager {
 
   private setTools(instance: Instance, tools: McpTool[]): void {
     instance.tools = tools;
-    this.deps.cache.put(instance.config.entry.id, tools);
+    this.deps.cache.put(toolCacheKey(instance.key, instance.config), instance.config.entry.id, tools);
     this.notify(instance);
   }
 

@@ -29,6 +29,18 @@ export function instanceKey(config: McpServerConfig, projectId: string): string 
   return config.scope === "app" ? `app:${config.entry.id}` : `project:${projectId}:${config.entry.id}`;
 }
 
+/**
+ * Where a server's tool list is cached: its instance and what decides which program or endpoint it
+ * is (transport, command, args, cwd, url; not its name or whether it is enabled, nor env or header
+ * values, which are secrets), so an edited server never lists another program's tools and a project
+ * never sees another's.
+ */
+export function toolCacheKey(instanceKey: string, config: McpServerConfig): string {
+  const { transport, command, args, cwd, url } = config.entry;
+  const launch = createHash("sha256").update(JSON.stringify([transport, command ?? null, args ?? [], cwd ?? null, url ?? null])).digest("hex");
+  return `${instanceKey}#${launch}`;
+}
+
 /** What the trust prompt shows: the command line a project wants to run. */
 export function commandLine(entry: McpServerEntry): string {
   return [entry.command ?? "", ...(entry.args ?? [])].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(" ");

@@ -56,12 +56,19 @@ describe("repositories", () => {
     assert.equal(repo.touch("live"), false);
   });
 
-  it("mcp tool cache: replaces a server's tools and lists them parsed", () => {
+  it("mcp tool cache: replaces a server's tools and lists them parsed, one row per cache key", () => {
     const repo = new McpToolCacheRepo(db);
-    repo.put("fs", [{ name: "read" }]);
-    repo.put("fs", [{ name: "write" }]);
-    assert.deepEqual(repo.all().map((r) => [r.serverId, r.tools]), [["fs", [{ name: "write" }]]]);
-    repo.delete("fs");
+    repo.put("project:a:fs#1", "fs", [{ name: "read" }]);
+    repo.put("project:a:fs#1", "fs", [{ name: "write" }]);
+    repo.put("project:b:fs#2", "fs", [{ name: "list" }]);
+    assert.deepEqual(repo.all().map((r) => [r.cacheKey, r.serverId, r.tools]), [
+      ["project:a:fs#1", "fs", [{ name: "write" }]],
+      ["project:b:fs#2", "fs", [{ name: "list" }]],
+    ]);
+    assert.deepEqual(repo.get("project:b:fs#2")?.tools, [{ name: "list" }]);
+    assert.equal(repo.get("project:c:fs#3"), undefined);
+    repo.delete("project:a:fs#1");
+    repo.delete("project:b:fs#2");
     assert.deepEqual(repo.all(), []);
   });
 
