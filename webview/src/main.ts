@@ -17,5 +17,5 @@ const host = createHost(boot);
 const api = new ApiClient(boot);
 // A browser tab whose session ended (revoked elsewhere, expired, a new password) shows the sign-in page.
 if (!boot.inVsCode) api.onUnauthorized = () => window.location.replace(`${boot.serverUrl}/login`);
-const app = new AppState(api, host, boot.projectId);
+const app = new AppState(api, host, boot.projectId, { inVsCode: boot.inVsCode });
 void host.ready().then(() => mount(App, { target: document.getElementById("app")!, props: { app } }));
