@@ -11,7 +11,7 @@ export type DefaultsOptions = { gatewayBaseUrl?: string };
 
 export function builtInDefaults(options: DefaultsOptions = {}): ResolvedSettings {
   return {
-    chat: { defaultPromptStyle: "average", enterInsertsNewline: false, autoRetryFailedSends: true },
+    chat: { defaultPromptStyle: "none", enterInsertsNewline: false, autoRetryFailedSends: true },
     skills: true,
     agentFiles: true,
     agentFileNames: ["AGENTS.md"],

@@ -179,7 +179,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const scanner = new ProjectScanner();
   const mentionEngine = new MentionEngine((message) => options.log.warn(message));
-  const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.find(snapshot, id) });
+  const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.resolve(snapshot, id) });
   const activeTurns = new ActiveTurns();
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);

@@ -8,8 +8,8 @@ import type { UsageTotals } from "../shared/usage";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { MessagesRepo } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
-import type { Prompt } from "../shared/prompts";
 import type { EventBus } from "./event-bus";
+import type { ChatPrompt } from "./prompt-service";
 import type { ProjectSnapshot } from "./project-snapshot";
 
 export const DEFAULT_CHAT_TITLE = "New chat";
@@ -17,7 +17,8 @@ export const DEFAULT_CHAT_TITLE = "New chat";
 /** How a chat finds its prompt: the project's own first, then the app's. */
 export type PromptLookup = {
   snapshot(project: ProjectRow): Promise<ProjectSnapshot>;
-  find(snapshot: ProjectSnapshot, id: string): Prompt | undefined;
+  /** A saved prompt, or a built-in profile (the default prompt style names one). */
+  find(snapshot: ProjectSnapshot, id: string): ChatPrompt | undefined;
 };
 
 export class ChatService {
@@ -32,13 +33,17 @@ export class ChatService {
     return this.chats.listByProject(projectId);
   }
 
-  /** A new chat; a `promptId` must name a prompt of the project or the app (400 otherwise). */
+  /**
+   * A new chat; a `promptId` must name a prompt of the project or the app (400 otherwise). Without
+   * one it takes the default prompt style's profile; `promptId: null` asks for no prompt.
+   */
   async create(project: ProjectRow, body: CreateChatBody): Promise<Chat> {
     const prompt = body.promptId === undefined || body.promptId === null ? undefined : await this.requirePrompt(project, body.promptId);
     // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
     const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
     const modelId = body.modelId ?? (await this.defaultModel(project));
-    const chat = this.chats.create({ ...body, ...(modelId ? { modelId } : {}), projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
+    const promptId = body.promptId === undefined ? await this.defaultStyle(project, body.agent) : body.promptId;
+    const chat = this.chats.create({ ...body, promptId, ...(modelId ? { modelId } : {}), projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
     this.changed(chat);
     return chat;
   }
@@ -89,7 +94,21 @@ export class ChatService {
     return first?.id ?? snapshot.settings.defaultModel;
   }
 
-  private async requirePrompt(project: ProjectRow, id: string): Promise<Prompt> {
+  /**
+   * The built-in profile of the default prompt style (Settings, Chat defaults), or null for `none`.
+   * A chat whose agent (its own or the project's default) brings a prompt keeps that one: a chat-level
+   * `promptId` would override it.
+   */
+  private async defaultStyle(project: ProjectRow, agentName: string | undefined): Promise<string | null> {
+    const snapshot = await this.prompts.snapshot(project);
+    const style = snapshot.settings.chat?.defaultPromptStyle;
+    if (!style || style === "none") return null;
+    const name = agentName ?? snapshot.settings.defaultAgent;
+    if (name && snapshot.agents.agents.find((a) => a.name === name)?.promptId) return null;
+    return this.prompts.find(snapshot, style) ? style : null;
+  }
+
+  private async requirePrompt(project: ProjectRow, id: string): Promise<ChatPrompt> {
     const prompt = this.prompts.find(await this.prompts.snapshot(project), id);
     if (!prompt) throw invalid(`no prompt with id "${id}" in this project or the app`);
     return prompt;

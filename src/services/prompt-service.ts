@@ -2,6 +2,7 @@
 // A project prompt overrides an app prompt with the same id.
 import { randomBytes } from "node:crypto";
 import { conflict, invalid, notFound } from "../core/app-error";
+import { PROMPT_PROFILES } from "../core/prompt-profiles";
 import { normalizePreset } from "../core/preset";
 import type { LayerIssue } from "../core/settings-validate";
 import type { JsonObject } from "../core/settings-merge";
@@ -23,6 +24,12 @@ export type PromptServiceDeps = {
   /** Whether an `mcp__<server>__<tool>` id is in the project's tool catalog. */
   isKnownMcpTool: (name: string) => boolean;
 };
+
+/**
+ * A prompt a chat can run with: a saved one, or a built-in profile (`scope: "default"`) that the
+ * default prompt style gives a new chat. Profiles are never listed or stored as prompts.
+ */
+export type ChatPrompt = Omit<Prompt, "scope"> & { scope: PromptScope | "default" };
 
 export class PromptService {
   constructor(private readonly deps: PromptServiceDeps) {}
@@ -69,6 +76,18 @@ export class PromptService {
       if (own) return this.view(own.value, "project");
     }
     return this.listApp().find((p) => p.id === id);
+  }
+
+  /**
+   * `find`, then the built-in profiles: a saved prompt with a profile's id wins, as a project prompt
+   * wins over an app prompt with the same id.
+   */
+  resolve(snapshot: ProjectSnapshot | undefined, id: string): ChatPrompt | undefined {
+    const saved = this.find(snapshot, id);
+    if (saved) return saved;
+    const profile = PROMPT_PROFILES.find((p) => p.id === id);
+    if (!profile) return undefined;
+    return { id: profile.id, title: profile.title, icon: "sparkles", showOnProjectCard: false, content: profile.systemMessage, role: "system", preset: null, createdAt: "", updatedAt: "", scope: "default" };
   }
 
   async create(scope: PromptScope, project: ProjectRow | undefined, input: PromptInput): Promise<Prompt> {

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { AppError, conflict, invalid } from "../core/app-error";
 import { applyPatch, resolveLayers, type JsonObject } from "../core/settings-merge";
+import { settingsProvenance } from "../core/settings-provenance";
 import { credentialEntries, extractSecrets, redactSettings, type SecretChange } from "../core/settings-secrets";
 import { entryOrigin } from "../core/credential-binding";
 import { issuesForTouchedKeys, validateLayer, type LayerIssue } from "../core/settings-validate";
@@ -19,7 +20,7 @@ import type { ProjectSettingsRepo } from "../store/project-settings-repo";
 import { projectFilePath, readProjectFile, removeProjectFile, writeProjectFile } from "../store/project-file";
 import { Credentials } from "./credentials";
 import { ProjectSnapshot } from "./project-snapshot";
-import type { AppSettings, ResolvedSettings } from "../shared/settings";
+import type { AppSettings, Provenance, ResolvedSettings } from "../shared/settings";
 import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
@@ -186,6 +187,22 @@ export class SettingsService {
   async resolved(project?: ProjectRow): Promise<JsonObject> {
     const settings = await this.resolvedUnredacted(project);
     return this.redact(settings, settings);
+  }
+
+  /**
+   * The resolved settings, redacted, and which layer (default, app, project) each value comes from:
+   * both from one read of the project.
+   */
+  async resolvedWithProvenance(project?: ProjectRow): Promise<{ settings: JsonObject; provenance: Provenance }> {
+    const snapshot = project ? await this.snapshot(project) : undefined;
+    const settings = snapshot ? snapshot.settings : this.resolveWith({});
+    const { [DB_BACKED_FLAG]: _flag, ...projectValue } = snapshot?.layer.value ?? {};
+    const provenance = settingsProvenance([
+      { name: "default", value: this.deps.defaults },
+      { name: "app", value: this.appLayer() },
+      { name: "project", value: projectValue },
+    ]);
+    return { settings: await this.redact(settings, settings), provenance };
   }
 
   /** For server-side use only (never sent): the merged settings with whatever the layers hold. */

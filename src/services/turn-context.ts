@@ -27,7 +27,7 @@ export class PromptTurnContext implements TurnContextProvider {
     const agentName = chat.agent ?? settings.defaultAgent;
     const agent = agentName ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
     const promptId = chat.promptId ?? agent?.promptId;
-    const prompt = promptId ? this.prompts.find(snapshot, promptId) : undefined;
+    const prompt = promptId ? this.prompts.resolve(snapshot, promptId) : undefined;
 
     const effective = effectiveChat(
       { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },

@@ -12,6 +12,7 @@ import {
   appSettingsShape,
   modelEntrySchema,
   projectSettingsPatchSchema,
+  provenanceSchema,
   projectSettingsShape,
   providerEntrySchema,
   resolvedSettingsShape,
@@ -189,7 +190,8 @@ export const apiRoutes = {
   "GET /api/settings/project": { query: projectDirQuerySchema, response: projectSettingsAnswerSchema },
   "PATCH /api/settings/project": { query: projectDirQuerySchema, body: projectSettingsPatchSchema, response: projectSettingsAnswerSchema },
   "PUT /api/settings/project/storage": { query: projectDirQuerySchema, body: storageBodySchema, response: projectSettingsAnswerSchema },
-  "GET /api/settings/resolved": { query: optionalProjectDirQuery, response: z.object({ settings: resolvedSettingsViewSchema }) },
+  /** `provenance`: the layer (default, app, project) of each value, in the shape of `settings`. */
+  "GET /api/settings/resolved": { query: optionalProjectDirQuery, response: z.object({ settings: resolvedSettingsViewSchema, provenance: provenanceSchema }) },
 
   "GET /api/access/status": { response: accessStatusSchema },
   /** Sets or changes the password (204); every session ends, and the caller gets a fresh one. 403 wrong `current`. */

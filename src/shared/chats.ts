@@ -32,7 +32,8 @@ const chatFields = {
 
 export const createChatBodySchema = z.strictObject({
   title: chatFields.title.optional(),
-  promptId: chatFields.promptId.optional(),
+  /** Absent: the default prompt style's profile (Settings, Chat defaults); `null`: no prompt. */
+  promptId: chatFields.promptId.nullable().optional(),
   modelId: chatFields.modelId.optional(),
   agent: chatFields.agent.optional(),
   tools: chatFields.tools.optional(),

@@ -58,7 +58,8 @@ export const mcpServerEntrySchema = z
   });
 export type McpServerEntry = z.infer<typeof mcpServerEntrySchema>;
 
-export const promptStyleSchema = z.enum(["very-small", "average", "extensive"]);
+/** The built-in profile a new chat starts with (its `promptId`) when it names no prompt; `none`: no prompt. */
+export const promptStyleSchema = z.enum(["none", "very-small", "average", "extensive"]);
 
 /** Settings, App defaults, Chat defaults. */
 export const chatDefaultsSchema = z.object({
@@ -144,14 +145,36 @@ function patchSchema<S extends Record<string, z.ZodType>>(shape: S) {
   const entryPatch = z.looseObject({ id: z.string().min(1), $remove: z.literal(true).optional() });
   const fields: Record<string, z.ZodType> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    const value = key === "providers" || key === "models" || key === "mcpServers" ? z.array(entryPatch) : schema;
+    const value = key === "providers" || key === "models" || key === "mcpServers" ? z.array(entryPatch) : nestedNulls(schema);
     fields[key] = value.nullable().optional();
   }
   return z.strictObject(fields);
 }
 
+/**
+ * An object- or record-valued key also takes `null` for one of its own keys, which deletes just that
+ * key (`{"toolGates": {"shell": null}}`, `{"chat": {"maxSteps": null}}`): "reset to inherited" of one
+ * value. The merged result is validated against the plain schema afterwards.
+ */
+function nestedNulls(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodRecord) return z.record(schema.keyType as z.ZodString, (schema.valueType as z.ZodType).nullable());
+  if (schema instanceof z.ZodObject) {
+    const shape: Record<string, z.ZodType> = {};
+    for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) shape[key] = field.nullable().optional();
+    return z.object(shape);
+  }
+  return schema;
+}
+
 export const appSettingsPatchSchema = patchSchema(appSettingsShape);
 export const projectSettingsPatchSchema = patchSchema(projectSettingsShape);
 export type SettingsPatch = Record<string, unknown>;
+
+/** The layer a resolved value comes from. */
+export const settingsLayerNameSchema = z.enum(["default", "app", "project"]);
+export type SettingsLayerName = z.infer<typeof settingsLayerNameSchema>;
+/** GET /api/settings/resolved `provenance`: the settings' shape, with the layer name at each value. */
+export type Provenance = { [key: string]: SettingsLayerName | Provenance };
+export const provenanceSchema: z.ZodType<Provenance> = z.lazy(() => z.record(z.string(), z.union([settingsLayerNameSchema, provenanceSchema])));
 
 export const storageBodySchema = z.strictObject({ dbBacked: z.boolean() });

@@ -60,7 +60,7 @@ describe("settings routes", () => {
     await s.api("PATCH", "/api/settings/app", { chat: { enterInsertsNewline: true } });
     await s.api("PATCH", "/api/settings/app", { chat: { autoRetryFailedSends: false } });
     const { settings } = await (await s.api("GET", "/api/settings/resolved")).json();
-    assert.deepEqual(settings.chat, { defaultPromptStyle: "average", enterInsertsNewline: true, autoRetryFailedSends: false });
+    assert.deepEqual(settings.chat, { defaultPromptStyle: "none", enterInsertsNewline: true, autoRetryFailedSends: false });
   });
 
   for (const [label, body] of [

@@ -17,7 +17,7 @@ const host = createHost(boot);
 const api = new ApiClient(boot);
 // A browser tab whose session ended (revoked elsewhere, expired, a new password) shows the sign-in page.
 if (!boot.inVsCode) api.onUnauthorized = () => window.location.replace(`${boot.serverUrl}/login`);
-const app = new AppState(api, host, boot.projectId);
+const app = new AppState(api, host, boot.projectId, { inVsCode: boot.inVsCode });
 void host.ready().then((target) => {
   // A command run while the panel was closed or hidden: start where it sent the panel.
   if (target) app.open(target);

@@ -39,7 +39,8 @@ export function settingsRoutes(deps: SettingsDeps): Router {
 
   router.get("/api/settings/resolved", async (req, res) => {
     const row = req.query.projectDir === undefined ? undefined : await readProject(req);
-    res.json({ settings: await deps.settings.resolved(row) });
+    // `provenance` was added later beside `settings`; clients that read only `settings` are unaffected.
+    res.json(await deps.settings.resolvedWithProvenance(row));
   });
 
   return router;

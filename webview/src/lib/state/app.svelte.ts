@@ -26,11 +26,20 @@ export class AppState {
     readonly api: ApiClient,
     readonly host: Host,
     preferredProjectId?: string,
+    private readonly options: { inVsCode?: boolean } = {},
   ) {
     this.projects = new ProjectsState(api, preferredProjectId);
     this.chats = new ChatsState(api, this.projects);
     this.settings = new SettingsState(api, this.projects);
     this.models = new ModelsState(api);
+  }
+
+  /**
+   * Whether `#/` shows the projects view (a card per project): always in a browser, and in the VS Code
+   * panel when several folders are open; else the one project's chat list.
+   */
+  get projectsHome(): boolean {
+    return !this.options.inVsCode || this.projects.list.length > 1;
   }
 
   async init(signal: AbortSignal): Promise<void> {
@@ -102,6 +111,22 @@ export class AppState {
     await Promise.all([this.chats.load(), this.settings.load()]);
   }
 
+  /**
+   * Makes `projectId` the current project without leaving the page (a card opens a chat of its
+   * project), reloading what the views share.
+   */
+  useProject(projectId: string): void {
+    if (this.projects.currentId === projectId) return;
+    this.projects.currentId = projectId;
+    void Promise.all([this.chats.load(), this.settings.load()]).catch((error) => console.warn("Parley: loading the project failed", error));
+  }
+
+  /** Opens a chat of `projectId` (a project card's chat, or one it just made). */
+  openChat(projectId: string, chatId: string): void {
+    this.useProject(projectId);
+    this.navigate({ view: "chat", chatId });
+  }
+
   async newChat(modelId?: string): Promise<void> {
     const lastModel = modelId ?? this.chats.list[0]?.modelId ?? this.settings.value.defaultModel;
     const chat = await this.change(() => this.chats.create(lastModel ?? undefined), () => this.chats.load());
@@ -129,6 +154,8 @@ export class AppState {
     for (const listener of this.listeners) listener(event);
     if (this.chats.affectedBy(event)) await this.chats.load();
     if (this.settings.affectedBy(event)) await this.rereadSettings();
+    // A project's name is part of its settings: the project list (header, cards) shows the new one.
+    if (event.type === "settings.changed" && event.data.scope === "project") await this.projects.load();
     // A project that appears after the first load (a folder registered late) becomes the current one if none is.
     if (event.type === "projects.changed" && (await this.projects.load())) await Promise.all([this.chats.load(), this.settings.load()]);
   }

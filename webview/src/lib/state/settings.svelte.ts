@@ -3,6 +3,7 @@
 // connection moved, since only then the model list must be read again.
 import type { ResolvedSettingsViewData } from "../../../../src/shared/api-routes";
 import type { AppEvent } from "../../../../src/shared/app-events";
+import type { Provenance } from "../../../../src/shared/settings";
 import type { ApiClient, RouteInput } from "../api/client";
 import type { ProjectsState } from "./projects.svelte";
 
@@ -13,6 +14,8 @@ function connectionKey(settings: ResolvedSettingsViewData): string {
 
 export class SettingsState {
   value = $state.raw<ResolvedSettingsViewData>({});
+  /** Which layer (default, app, project) each value of `value` comes from. */
+  provenance = $state.raw<Provenance>({});
   /** The gateway provider entry (base URL, auth mode, whether a key is stored), or an empty one. */
   gateway = $derived(this.value.providers?.find((p) => p.id === "gateway"));
   connection = $derived(connectionKey(this.value));
@@ -23,7 +26,9 @@ export class SettingsState {
   ) {}
 
   async load(): Promise<void> {
-    this.value = (await this.api.call("GET /api/settings/resolved", { query: this.projects.dirQuery ?? {} })).settings;
+    const answer = await this.api.call("GET /api/settings/resolved", { query: this.projects.dirQuery ?? {} });
+    this.value = answer.settings;
+    this.provenance = answer.provenance;
   }
 
   affectedBy(event: AppEvent): boolean {

@@ -1,0 +1,53 @@
+// The tool gate table of Settings, This project: every tool of the project's catalog (native tools,
+// then MCP tools grouped by server), its gate, where that gate comes from, and the PATCH bodies that
+// change or reset it. Pure, so it is tested without a browser.
+import type { Provenance, SettingsLayerName, ToolGate } from "../../../src/shared/settings";
+import type { CatalogTool } from "../../../src/shared/tools";
+import { layerOf } from "./provenance";
+
+export type GateRow = { name: string; description: string; gate: ToolGate; layer: SettingsLayerName };
+export type GateGroup = { id: string; label: string; rows: GateRow[] };
+
+/**
+ * The gate in force is `toolGates` over its older name `tools` (as the server reads them), so its
+ * layer is the layer of whichever key holds the tool.
+ */
+export function gateLayer(provenance: Provenance | undefined, name: string): SettingsLayerName {
+  const inToolGates = provenance && typeof provenance.toolGates === "object" && Object.hasOwn(provenance.toolGates, name);
+  return layerOf(provenance, [inToolGates ? "toolGates" : "tools", name]);
+}
+
+/** Native tools first, then one group per MCP server in catalog order. */
+export function gateGroups(catalog: readonly CatalogTool[], provenance: Provenance | undefined): GateGroup[] {
+  const groups: GateGroup[] = [];
+  const byId = new Map<string, GateGroup>();
+  for (const tool of catalog) {
+    const id = tool.kind === "native" ? "native" : `mcp:${tool.serverId ?? tool.server ?? "?"}`;
+    let group = byId.get(id);
+    if (!group) {
+      group = { id, label: tool.kind === "native" ? "Native tools" : `MCP: ${tool.server ?? tool.serverId ?? "unknown server"}`, rows: [] };
+      byId.set(id, group);
+      groups.push(group);
+    }
+    group.rows.push({ name: tool.name, description: tool.description ?? "", gate: tool.gate, layer: gateLayer(provenance, tool.name) });
+  }
+  return groups.sort((a, b) => (a.id === "native" ? -1 : b.id === "native" ? 1 : 0));
+}
+
+type GateLayer = { toolGates?: Record<string, unknown>; tools?: Record<string, unknown> };
+
+/** The project PATCH that sets one gate. */
+export function setGatePatch(name: string, gate: ToolGate): { toolGates: Record<string, ToolGate> } {
+  return { toolGates: { [name]: gate } };
+}
+
+/**
+ * The project PATCH that removes the tool's gate from the project layer, under both names it may be
+ * stored as (the older `tools` only when the layer has it, so no empty object is written).
+ */
+export function resetGatePatch(name: string, projectLayer: GateLayer | undefined): { toolGates?: Record<string, null>; tools?: Record<string, null> } {
+  const patch: { toolGates?: Record<string, null>; tools?: Record<string, null> } = {};
+  if (projectLayer?.toolGates && Object.hasOwn(projectLayer.toolGates, name)) patch.toolGates = { [name]: null };
+  if (projectLayer?.tools && Object.hasOwn(projectLayer.tools, name)) patch.tools = { [name]: null };
+  return patch;
+}
