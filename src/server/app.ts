@@ -17,6 +17,7 @@ import { dictationRoutes } from "./routes/dictation";
 import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
 import { promptRoutes } from "./routes/prompts";
 import { agentRoutes } from "./routes/agents";
+import { instructionRoutes } from "./routes/instructions";
 import { mentionRoutes } from "./routes/mentions";
 import { toolRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
@@ -74,6 +75,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(gatewayOAuthRoutes(runtime));
   app.use(promptRoutes(runtime));
   app.use(agentRoutes(runtime));
+  app.use(instructionRoutes(runtime));
   app.use(mentionRoutes(runtime));
   app.use(toolRoutes(runtime));
   app.use(mcpRoutes(runtime));

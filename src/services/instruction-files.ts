@@ -3,6 +3,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { readFrontMatter } from "../core/front-matter";
+import type { InstructionSources } from "../shared/tools";
+import type { ProjectSnapshot } from "./project-snapshot";
 import { readReferencedFiles, type ReferencedFile } from "./referenced-files";
 
 export const SKILLS_DIR = ".agents/skills";
@@ -34,6 +36,17 @@ export async function scanSkills(projectDir: string): Promise<Skill[]> {
     });
   }
   return skills;
+}
+
+/** What the preset editor lists under "Agent files" and "Skills": the ones that exist, and the master switches. */
+export async function instructionSources(snapshot: ProjectSnapshot): Promise<InstructionSources> {
+  const { project, settings } = snapshot;
+  const names = settings.agentFileNames ?? ["AGENTS.md"];
+  const [files, skills] = await Promise.all([readAgentFiles(project.dir, names), scanSkills(project.dir)]);
+  return {
+    agentFiles: { enabled: settings.agentFiles !== false, names: [...names], files: files.map((f) => f.path) },
+    skills: { enabled: settings.skills !== false, items: skills },
+  };
 }
 
 export function agentFilesMessage(files: ReferencedFile[]): string {

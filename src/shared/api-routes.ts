@@ -6,7 +6,7 @@ import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import { createProjectBodySchema, projectSchema } from "./projects";
-import { promptSchema } from "./prompts";
+import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
 import {
   appSettingsPatchSchema,
   appSettingsShape,
@@ -28,6 +28,7 @@ import {
   composerRouteSchema,
   dispatchBodySchema,
   dispatchResultSchema,
+  instructionSourcesSchema,
   revertBodySchema,
   revertResultSchema,
   subagentBodySchema,
@@ -184,6 +185,13 @@ export const apiRoutes = {
 
   "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },
   "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },
+  /** 201; 409 when the id exists in that scope; 400 with zod issues under `prompt.<field>`. */
+  "POST /api/prompts": { body: promptWriteBodySchema, response: promptSchema },
+  "PUT /api/prompts/:id": { body: promptWriteBodySchema, response: promptSchema },
+  /** Clears `promptId` on every chat that used it. */
+  "DELETE /api/prompts/:id": { query: promptDeleteQuerySchema, response: noContent },
+  /** The agent files and skills a preset can switch on, and the master switches that lock them. */
+  "GET /api/instructions": { query: projectDirQuerySchema, response: instructionSourcesSchema },
 
   "GET /api/settings/app": { response: appSettingsViewSchema },
   "PATCH /api/settings/app": { body: appSettingsPatchSchema, response: appSettingsViewSchema },

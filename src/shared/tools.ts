@@ -51,3 +51,24 @@ export const subagentResultSchema = z.object({ callId: z.string(), agent: z.stri
 /** A dispatched tool's (or an action's) result. */
 export const dispatchResultSchema = z.object({ callId: z.string(), ok: z.boolean(), output: z.unknown() });
 export type DispatchResult = z.infer<typeof dispatchResultSchema>;
+
+/**
+ * GET /api/instructions: what a chat preset's synthetic groups can switch on in this project, and
+ * whether the project's master switches let them.
+ */
+export const instructionSourcesSchema = z.object({
+  agentFiles: z.object({
+    /** The project's `agentFiles` master switch (resolved). */
+    enabled: z.boolean(),
+    /** `agentFileNames`, as configured. */
+    names: z.array(z.string()),
+    /** Those of `names` that exist as files inside the project. */
+    files: z.array(z.string()),
+  }),
+  skills: z.object({
+    enabled: z.boolean(),
+    /** `.agents/skills/<dir>/SKILL.md`, named and described by their front matter. */
+    items: z.array(z.object({ name: z.string(), description: z.string(), path: z.string() })),
+  }),
+});
+export type InstructionSources = z.infer<typeof instructionSourcesSchema>;

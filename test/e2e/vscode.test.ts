@@ -1,5 +1,6 @@
 // Parley inside a real VS Code (code-server) driven through a real Chromium: the side panel, the
-// command palette, Open in Browser, and Sign In with Gateway through the fake authorize page.
+// command palette, Open in Browser, a prompt created in the panel and picked by New Chat with Prompt…,
+// and Sign In with Gateway through the fake authorize page.
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
@@ -142,22 +143,33 @@ describe("Parley in a real VS Code (code-server)", function () {
     assert.equal((await (await tab.request.get(`${url}/api/health`)).json()).ok, true);
   });
 
-  it("starts a chat with a chosen prompt from New Chat with Prompt…", async () => {
-    const created = await tab.request.post(`${apiBase()}api/prompts`, { data: { scope: "app", prompt: { id: "reviewer", title: "Strict reviewer", content: "Review strictly." } } });
-    assert.equal(created.status(), 201);
+  it("creates a prompt in the panel (Manage Custom Prompts), then New Chat with Prompt… opens a chat showing it", async () => {
+    await runCommand(page, "Parley: Manage Custom Prompts");
+    const prompts = panel.getByRole("region", { name: "Custom prompts" });
+    await prompts.getByRole("button", { name: "New prompt" }).click();
+    await prompts.getByRole("group", { name: "New prompt" }).waitFor();
+    await prompts.getByRole("radio", { name: "App default" }).check();
+    await prompts.getByLabel("Title", { exact: true }).fill("Strict reviewer");
+    await prompts.getByLabel("Content", { exact: true }).fill("Review strictly.");
+    await prompts.getByRole("button", { name: "Create", exact: true }).click();
+    await prompts.locator(".editor > .status", { hasText: "Created" }).waitFor();
+    await prompts.getByRole("group", { name: "Edit Strict reviewer" }).waitFor();
+    const saved = (await (await tab.request.get(`${apiBase()}api/prompts?scope=app`)).json()).find((p: { title: string }) => p.title === "Strict reviewer");
+    assert.ok(saved, "the prompt was saved at app scope");
+    await screenshot(page, "vscode-06-prompt-editor");
+
     await runCommand(page, "Parley: New Chat with Prompt");
     await page.locator(".quick-input-list .monaco-list-row", { hasText: "Strict reviewer" }).waitFor();
     await page.keyboard.press("Enter");
     await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();
+    const chip = panel.getByLabel("Prompt for this chat");
+    await chip.waitFor();
+    assert.equal(await chip.inputValue(), saved.id);
+    assert.equal(await chip.locator("option:checked").textContent(), "Strict reviewer");
     const project = (await (await tab.request.get(`${apiBase()}api/projects`)).json())[0];
     const chats = await (await tab.request.get(`${apiBase()}api/projects/${project.id}/chats`)).json();
-    assert.ok(chats.some((c: { promptId: string | null }) => c.promptId === "reviewer"));
-  });
-
-  it("opens the custom prompts page from Manage Custom Prompts", async () => {
-    await runCommand(page, "Parley: Manage Custom Prompts");
-    await panel.getByRole("heading", { name: "Custom prompts" }).waitFor();
-    await panel.locator("li", { hasText: "Strict reviewer" }).waitFor();
+    assert.ok(chats.some((c: { promptId: string | null }) => c.promptId === saved.id));
+    await screenshot(page, "vscode-07-prompt-chip");
   });
 
   it("signs in through the gateway's authorize page and shows the account row", async () => {

@@ -31,4 +31,13 @@ describe("host messages", () => {
     assert.deepEqual(parseRoute("#/chat/c1"), { view: "chat", chatId: "c1" });
     assert.equal(routeHash(parseRoute("#/settings/defaults")), "#/settings/defaults");
   });
+
+  it("keeps the old prompt deep link settings/prompts/<id>, and only there", () => {
+    assert.deepEqual(parseRoute("#/settings/prompts/review"), { view: "settings", tab: "prompts", promptId: "review" });
+    assert.deepEqual(parseRoute("#/settings/prompts/a%20b"), { view: "settings", tab: "prompts", promptId: "a b" });
+    assert.deepEqual(parseRoute("#/settings/prompts/%E0%A4%A"), { view: "settings", tab: "prompts" }, "a broken escape is no id");
+    assert.deepEqual(parseRoute("#/settings/mcp/review"), { view: "settings", tab: "mcp" });
+    assert.equal(routeHash(parseRoute("#/settings/prompts/review")), "#/settings/prompts/review");
+    assert.equal(routeHash({ view: "settings", tab: "prompts", promptId: "a b" }), "#/settings/prompts/a%20b");
+  });
 });

@@ -1,20 +1,30 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
 export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access";
-export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab };
+/** `prompts` (with an optional prompt id: the old deep link `settings/prompts/<id>`) opens the prompt editor. */
+export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab; promptId?: string };
 const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access"];
+
+function decoded(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "chat" && parts[1]) return { view: "chat", chatId: parts[1] };
   if (parts[0] === "settings") {
     const tab = SETTINGS_TABS.find((t) => t === parts[1]) ?? "providers";
-    return { view: "settings", tab };
+    const promptId = tab === "prompts" && parts[2] ? decoded(parts[2]) : undefined;
+    return promptId ? { view: "settings", tab, promptId } : { view: "settings", tab };
   }
   return { view: "chats" };
 }
 
 export function routeHash(route: Route): string {
   if (route.view === "chat") return `#/chat/${route.chatId}`;
-  if (route.view === "settings") return `#/settings/${route.tab}`;
+  if (route.view === "settings") return route.promptId ? `#/settings/prompts/${encodeURIComponent(route.promptId)}` : `#/settings/${route.tab}`;
   return "#/";
 }

@@ -171,6 +171,12 @@ export class ChatSession {
   }
 
   /** Which agent this chat runs as; null goes back to the project's default. */
+  /** The chat's own prompt (the header's chip); null clears it. */
+  async setPrompt(promptId: string | null): Promise<void> {
+    const changed = await this.api.call("PATCH /api/chats/:id", { params: { id: this.chatId }, body: { promptId } });
+    if (this.chat) this.chat = { ...this.chat, ...changed };
+  }
+
   async setAgent(agent: string | null): Promise<void> {
     const changed = await this.api.call("PATCH /api/chats/:id", { params: { id: this.chatId }, body: { agent } });
     if (this.chat) this.chat = { ...this.chat, ...changed };
