@@ -1,7 +1,7 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
-export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access";
+export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access" | "dictation";
 export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab };
-const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access"];
+const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access", "dictation"];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");

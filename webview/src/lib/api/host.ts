@@ -16,6 +16,8 @@ export interface Host {
   openInBrowser?(hash: string): void;
   /** Whether passkeys (WebAuthn) can work here: not in VS Code's webviews. */
   readonly passkeys: boolean;
+  /** Whether the page may ask for the microphone: not in VS Code's webviews, whose frames are not allowed it. */
+  readonly microphone: boolean;
   /** Messages from the host (for example "open this chat" after the New Chat command). */
   onMessage(listener: (message: HostToWebview) => void): void;
 }
@@ -61,6 +63,7 @@ export function createHost(boot: Bootstrap): Host {
       openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
       openInBrowser: (hash) => vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
       passkeys: false,
+      microphone: false,
       onMessage,
     };
   }
@@ -68,6 +71,7 @@ export function createHost(boot: Bootstrap): Host {
     ready: () => Promise.resolve(),
     openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
     passkeys: true,
+    microphone: true,
     onMessage,
   };
 }
