@@ -16,6 +16,7 @@ import { SettingsService } from "../services/settings-service";
 import type { Logger } from "../services/logger";
 import { ChatsRepo } from "../store/chats-repo";
 import { MessagesRepo } from "../store/messages-repo";
+import { UsageLedger } from "../store/usage-ledger";
 import { RecentModelsRepo } from "../store/recent-models-repo";
 import { ChatService } from "../services/chat-service";
 import { ChatTurns } from "../services/chat-turn";
@@ -80,6 +81,7 @@ export type Runtime = {
   projects: ProjectRegistry;
   settings: SettingsService;
   messages: MessagesRepo;
+  usageLedger: UsageLedger;
   recentModels: RecentModelsRepo;
   connections: ConnectionResolver;
   catalog: ModelCatalog;
@@ -132,6 +134,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const interrupted = messages.markInterrupted();
   if (interrupted > 0) options.log.warn(`${interrupted} answer(s) were cut off by the last shutdown and are marked interrupted`);
   const recentModels = new RecentModelsRepo(db);
+  const usageLedger = new UsageLedger(db);
   const kv = new AppKvRepo(db);
   const accounts = new GatewayAccounts(secrets, kv, events);
   const connections = new ConnectionResolver(credentials, accounts);
@@ -215,13 +218,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     projects,
     settings,
     messages,
+    usageLedger,
     recentModels,
     connections,
     catalog,
     chatService,
     chatTurns,
     activeTurns,
-    dictation: new Dictation(connections, catalog),
+    dictation: new Dictation(connections, catalog, usageLedger, options.log),
     accounts,
     prompts,
     toolCatalog,

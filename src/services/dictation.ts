@@ -1,11 +1,17 @@
 // Dictation: picks the route for the speech-to-text model (multipart transcription for
-// transcription models, chat completions with input_audio for audio-input chat models).
+// transcription models, chat completions with input_audio for audio-input chat models), and puts
+// what the transcription cost in the usage ledger, as a chat turn's cost goes there.
 import type { ResolvedSettings } from "../shared/settings";
+import type { DictationResult } from "../shared/dictation";
 import { invalid } from "../core/app-error";
-import { modelEntries } from "../core/model-entries";
+import { modelEntries, userPricing } from "../core/model-entries";
 import { transcriptionRoute, type TranscriptionRoute } from "../core/model-slices";
+import { transcriptionUsage } from "../core/transcription-usage";
+import { effectivePricing, type Pricing } from "../core/usage";
 import { transcribeMultipart, transcribeWithChat, type Audio } from "../providers/gateway/transcription";
+import type { UsageLedger } from "../store/usage-ledger";
 import type { ConnectionResolver } from "./connection-resolver";
+import type { Logger } from "./logger";
 import type { ModelCatalog } from "./model-catalog";
 
 export type { TranscriptionRoute };
@@ -14,9 +20,11 @@ export class Dictation {
   constructor(
     private readonly connections: ConnectionResolver,
     private readonly catalog: ModelCatalog,
+    private readonly ledger: UsageLedger,
+    private readonly log: Logger,
   ) {}
 
-  async transcribe(settings: ResolvedSettings, audio: Audio, requestedModel?: string): Promise<{ text: string; model: string; route: TranscriptionRoute }> {
+  async transcribe(settings: ResolvedSettings, audio: Audio, requestedModel?: string): Promise<DictationResult> {
     const configured = settings.dictation?.modelId;
     const model = requestedModel ?? configured;
     if (!model) throw invalid("choose a speech-to-text model on the Dictation page first");
@@ -31,7 +39,13 @@ export class Dictation {
         `"${model}" is neither a transcription model nor a chat model that takes audio; if it is a speech-to-text model, mark it as one under Settings, Providers`,
       );
     }
-    const transcript = route === "transcriptions" ? await transcribeMultipart(connection, model, audio) : await transcribeWithChat(connection, model, audio);
-    return { text: transcript, model, route };
+    const heard = route === "transcriptions" ? await transcribeMultipart(connection, model, audio) : await transcribeWithChat(connection, model, audio);
+    const catalogPricing = this.catalog.find(model, connection.baseUrl)?.pricing as Pricing | undefined;
+    const pricing = effectivePricing(userPricing(entries, model), catalogPricing);
+    const usage = transcriptionUsage(heard.usage, heard.text, pricing, (field, value) =>
+      this.log.warn(`the gateway reported an out-of-range ${field} for a transcription (${String(value).slice(0, 40)}); clamped`),
+    );
+    this.ledger.recordTranscription(model, route, usage);
+    return { text: heard.text, model, route, usage };
   }
 }

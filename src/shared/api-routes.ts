@@ -4,6 +4,7 @@ import { z } from "zod";
 import { actionEntrySchema, agentEntrySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
+import { dictationResultSchema } from "./dictation";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import { createProjectBodySchema, projectSchema } from "./projects";
 import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
@@ -229,6 +230,14 @@ export const apiRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 export type ApiRouteKey = keyof typeof apiRoutes;
+
+/** Routes that take a multipart/form-data upload: the form's fields, and what each answers. */
+export const uploadRoutes = {
+  /** Fields: `audio` (a file of at most 25 MB, else 413) and optional `modelId` (else the app's `dictation` model). */
+  "POST /api/dictation/transcribe": { fields: ["audio", "modelId"], response: dictationResultSchema },
+} as const satisfies Record<string, { fields: readonly string[]; response: z.ZodType }>;
+
+export type UploadRouteKey = keyof typeof uploadRoutes;
 
 /** Server-sent event streams: what each sends, by event name. */
 export const streamRoutes = {

@@ -1,7 +1,7 @@
 // Table messages: the transcript of each chat in order, with usage on assistant messages.
 import { randomBytes } from "node:crypto";
 import type { Message, MessageStatus } from "../shared/chats";
-import type { Usage, UsageRow } from "../shared/usage";
+import type { Usage } from "../shared/usage";
 import type { Db } from "./db";
 import { statement } from "./statements";
 import { nowIso } from "./clock";
@@ -36,7 +36,6 @@ function toMessage(row: MessageRow): Message {
 
 export type NewMessage = Pick<Message, "role" | "content" | "status"> & Partial<Pick<Message, "modelId" | "usage" | "meta">>;
 export type MessageChanges = Partial<Pick<Message, "content" | "status" | "usage" | "meta">>;
-export type UsageFilter = { projectId?: string; groupBy: "model" | "day"; from?: string; to?: string };
 
 export class MessagesRepo {
   constructor(private readonly db: Db) {}
@@ -84,29 +83,5 @@ export class MessagesRepo {
   /** After a crash, answers that were still streaming are marked interrupted (their text is kept). */
   markInterrupted(): number {
     return statement(this.db, "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'").run().changes;
-  }
-
-  /** Token and cost sums over assistant messages, grouped by model or by UTC day. */
-  usage(filter: UsageFilter): UsageRow[] {
-    const key = filter.groupBy === "model" ? "coalesce(m.model_id, '(unknown)')" : "substr(m.created_at, 1, 10)";
-    const where = ["m.usage_json IS NOT NULL"];
-    const params: unknown[] = [];
-    if (filter.projectId) where.push("c.project_id = ?"), params.push(filter.projectId);
-    if (filter.from) where.push("m.created_at >= ?"), params.push(filter.from);
-    if (filter.to) where.push("m.created_at <= ?"), params.push(filter.to.length === 10 ? `${filter.to}T23:59:59.999Z` : filter.to);
-    return statement(this.db, 
-        `SELECT ${key} AS key,
-           sum(json_extract(m.usage_json, '$.promptTokens')) AS promptTokens,
-           sum(json_extract(m.usage_json, '$.completionTokens')) AS completionTokens,
-           -- An unknown cost keeps the group's cost unknown (null) rather than counting as 0.
-           CASE WHEN count(json_extract(m.usage_json, '$.cost')) = count(*)
-                THEN coalesce(sum(json_extract(m.usage_json, '$.cost')), 0) END AS cost,
-           count(*) - count(json_extract(m.usage_json, '$.cost')) AS unknownCostTurns,
-           count(*) AS turns
-         FROM messages m JOIN chats c ON c.id = m.chat_id
-         WHERE ${where.join(" AND ")}
-         GROUP BY key ORDER BY key`,
-      )
-      .all(...params) as UsageRow[];
   }
 }

@@ -118,4 +118,14 @@ export const MIGRATIONS: readonly string[] = [
     fetched_at TEXT NOT NULL
   );
   `,
+  /* 6: transcriptions (dictation) in the usage ledger beside chat turns; no project: dictation is app-wide */ `
+  CREATE TABLE transcriptions (
+    id TEXT PRIMARY KEY,
+    model_id TEXT NOT NULL,
+    route TEXT NOT NULL,
+    usage_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX transcriptions_by_created ON transcriptions(created_at);
+  `,
 ];

@@ -1,5 +1,6 @@
 // Parley inside a real VS Code (code-server) driven through a real Chromium: the side panel, the
-// command palette, Open in Browser, a prompt created in the panel and picked by New Chat with Prompt…,
+// command palette, Open in Browser (also Dictate's way out of the panel, which has no microphone), a
+// prompt created in the panel and picked by New Chat with Prompt…,
 // and Sign In with Gateway through the fake authorize page.
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
@@ -105,6 +106,23 @@ describe("Parley in a real VS Code (code-server)", function () {
     await panel.locator(".message.user", { hasText: "Hello from VS Code" }).waitFor();
   });
 
+  it("says in the panel that dictation needs the browser, and opens the chat there to dictate", async () => {
+    // VS Code's webviews cannot open the microphone: the panel says so instead of failing silently.
+    await panel.getByRole("button", { name: "Dictate" }).click();
+    const alert = panel.getByRole("alert", { name: "Dictation problem" });
+    await alert.getByText("VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.").waitFor();
+    await screenshot(page, "vscode-06-dictation");
+    const popup = context.waitForEvent("page");
+    await alert.getByRole("button", { name: "Open in Browser" }).click();
+    const browserTab = await popup;
+    await browserTab.locator(".message.user", { hasText: "Hello from VS Code" }).waitFor({ timeout: 30_000 });
+    assert.match(new URL(browserTab.url()).hash, /^#\/chat\//, "the same chat opens in the browser");
+    await browserTab.getByRole("button", { name: "Dictate" }).waitFor();
+    await browserTab.close();
+    await alert.getByRole("button", { name: "Dismiss" }).click();
+    await page.bringToFront();
+  });
+
   it("opens the new chat from New Chat whether the panel is closed, or hidden behind another view", async () => {
     // Each time the panel's page is discarded (VS Code keeps no hidden webview alive) and loads again,
     // so the command's target must reach a page that is not listening yet.
@@ -121,7 +139,7 @@ describe("Parley in a real VS Code (code-server)", function () {
       await runCommand(page, "View: Show Explorer");
       await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor();
     });
-    await screenshot(page, "vscode-06-new-chat-from-closed-panel");
+    await screenshot(page, "vscode-07-new-chat-from-closed-panel");
   });
 
   it("opens the same UI in a browser tab, logged in by the token link", async () => {

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import busboy from "busboy";
 import { TEXT_MODELS, TRANSCRIPTION_MODELS, type RawModel } from "./catalog";
+import { audioContainer, audioTokens, FAKE_TRANSCRIPT, INPUT_AUDIO_FORMATS, priced } from "./audio";
 import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dialect";
 
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown };
@@ -69,6 +70,8 @@ export class FakeGateway {
   readonly issuedKeys: string[] = [];
   /** Makes /auth/keys fail: a status, or "malformed" JSON, or "nokey" (no `key` field). */
   authKeysFailure: number | "malformed" | "nokey" | undefined;
+  /** The next speech-to-text calls (either route) fail with these, in order. */
+  readonly audioFailures: { status: number; message: string }[] = [];
   /** Self-hosted server gaps to imitate; the gateway's dialect when empty. */
   dialect: Dialect = {};
   url = "";
@@ -291,26 +294,45 @@ export class FakeGateway {
   private nonStreaming(model: RawModel, messages: { role: string; content: unknown }[], res: http.ServerResponse): void {
     const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []));
     const audio = parts.find((p) => p.type === "input_audio")?.input_audio as { data?: string; format?: string } | undefined;
-    const content = audio?.data
-      ? model.architecture.input_modalities.includes("audio")
-        ? `heard ${Buffer.from(audio.data, "base64").length} bytes of ${audio.format} audio`
-        : null
-      : `You said: ${String(messages.at(-1)?.content ?? "")}`;
-    if (content === null) return this.error(res, 400, `${model.id} does not take audio input`);
+    let content = `You said: ${String(messages.at(-1)?.content ?? "")}`;
+    let promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+    if (audio) {
+      if (!model.architecture.input_modalities.includes("audio")) return this.error(res, 400, `${model.id} does not take audio input`);
+      const failure = this.audioFailures.shift();
+      if (failure) return this.error(res, failure.status, failure.message);
+      const bytes = Buffer.from(audio.data ?? "", "base64");
+      if (!INPUT_AUDIO_FORMATS.includes(audio.format ?? "")) return this.error(res, 400, `Unsupported audio format: ${audio.format}`);
+      if (audioContainer(bytes) !== audio.format) return this.error(res, 400, `The audio is not valid ${audio.format}`);
+      content = FAKE_TRANSCRIPT;
+      promptTokens = audioTokens(bytes);
+    }
+    const completionTokens = Math.ceil(content.length / 4);
     this.json(res, 200, {
       id: `gen-${randomBytes(6).toString("hex")}`,
       object: "chat.completion",
       model: model.id,
       choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cost: 0.00001 },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        ...(this.dialect.noCost ? {} : { cost: priced(model, promptTokens, completionTokens) }),
+      },
     });
   }
 
+  /** The gateway's transcription answer: `{text, usage:{input_tokens, output_tokens, total_tokens, cost}}`. */
   private transcribe(body: MultipartBody, res: http.ServerResponse): void {
-    const model = body.fields.model;
-    if (!TRANSCRIPTION_MODELS.some((m) => m.id === model)) return this.error(res, 400, `Model ${model} does not exist`);
+    const model = TRANSCRIPTION_MODELS.find((m) => m.id === body.fields.model);
+    if (!model) return this.error(res, 400, `Model ${body.fields.model} does not exist`);
     if (!body.file) return this.error(res, 400, "file is required");
-    this.json(res, 200, { text: `transcript of ${body.file.bytes.length} bytes of ${body.file.mimeType}` });
+    const failure = this.audioFailures.shift();
+    if (failure) return this.error(res, failure.status, failure.message);
+    if (!audioContainer(body.file.bytes)) return this.error(res, 400, "Invalid file format: the audio could not be decoded");
+    const input = audioTokens(body.file.bytes);
+    const output = Math.ceil(FAKE_TRANSCRIPT.length / 4);
+    const usage = { input_tokens: input, output_tokens: output, total_tokens: input + output, ...(this.dialect.noCost ? {} : { cost: priced(model, input, output) }) };
+    this.json(res, 200, { text: FAKE_TRANSCRIPT, usage });
   }
 
   /** The authorization page: shows what it was asked, and an Authorize link back to the app. */

@@ -11,6 +11,8 @@ export type BrowserStackOptions = {
   gatewayBaseUrl?: string;
   apiKey?: string;
   viewport?: { width: number; height: number };
+  /** Extra Chromium switches (a fake microphone). */
+  chromiumArgs?: string[];
 };
 
 export async function startBrowserStack(suite: Mocha.Context, options: BrowserStackOptions = {}): Promise<BrowserStack> {
@@ -20,7 +22,7 @@ export async function startBrowserStack(suite: Mocha.Context, options: BrowserSt
   }
   const stack = await startStack({ gatewayBaseUrl: options.gatewayBaseUrl });
   await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: options.apiKey ?? "sk-fake-e2e" }] });
-  const browser = await launchChromium();
+  const browser = await launchChromium({ args: options.chromiumArgs });
   const page = await (await browser.newContext({ viewport: options.viewport ?? { width: 900, height: 900 } })).newPage();
   return {
     stack,

@@ -10,12 +10,18 @@ export function chromiumAvailable(): boolean {
   return fs.existsSync(CHROMIUM);
 }
 
-export function launchChromium(): Promise<Browser> {
+/** `args` adds command-line switches, for example a fake microphone (see fakeMicrophoneArgs). */
+export function launchChromium(options: { args?: string[] } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", ...(options.args ?? [])],
   });
+}
+
+/** A microphone that plays `wavFile` (looped), with the permission prompt answered yes. */
+export function fakeMicrophoneArgs(wavFile: string): string[] {
+  return ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wavFile}`];
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -55,51 +55,6 @@ describe("gateway routes", () => {
   });
 });
 
-describe("dictation", () => {
-  let f: ChatFixture;
-  beforeEach(async () => (f = await startChatFixture()));
-  afterEach(() => f.stop());
-
-  const upload = (fields: Record<string, string>, audio?: Blob) => {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    if (audio) form.set("audio", audio, "clip.wav");
-    return fetch(`${f.s.url}/api/dictation/transcribe`, { method: "POST", headers: { authorization: `Bearer ${f.s.token}` }, body: form });
-  };
-  const wav = new Blob([new Uint8Array(1000)], { type: "audio/wav" });
-
-  it("sends transcription-slice models to /audio/transcriptions as multipart", async () => {
-    const res = await upload({ modelId: "openai/whisper-1" }, wav);
-    assert.deepEqual(await res.json(), { text: "transcript of 1000 bytes of audio/wav", model: "openai/whisper-1", route: "transcriptions" });
-    const request = f.gateway.requests.find((r) => r.path === "/api/v1/audio/transcriptions")!;
-    assert.equal((request.body as any).fields.model, "openai/whisper-1");
-  });
-
-  it("sends audio-input chat models to /chat/completions with an inline input_audio part", async () => {
-    const res = await upload({ modelId: "google/gemini-2.5-flash" }, wav);
-    assert.deepEqual(await res.json(), { text: "heard 1000 bytes of wav audio", model: "google/gemini-2.5-flash", route: "chat" });
-    const content = (f.gateway.completions[0]!.body as any).messages[0].content;
-    assert.equal(content[1].type, "input_audio");
-    assert.equal(content[1].input_audio.format, "wav");
-    assert.equal(f.gateway.requests.some((r) => r.path === "/api/v1/audio/transcriptions"), false);
-  });
-
-  it("uses the app's dictation model when the request names none", async () => {
-    await f.s.api("PATCH", "/api/settings/app", { dictation: { modelId: "openai/whisper-1", providerId: "gateway" } });
-    assert.equal((await (await upload({}, wav)).json()).route, "transcriptions");
-  });
-
-  it("refuses a missing file, a text-only model, and a missing model with 400", async () => {
-    assert.equal((await upload({ modelId: "openai/whisper-1" })).status, 400);
-    assert.equal((await upload({ modelId: "anthropic/claude-sonnet-4" }, wav)).status, 400);
-    assert.equal((await upload({}, wav)).status, 400);
-    // JSON where the route takes files: the contract's 415.
-    const notMultipart = await f.s.api("POST", "/api/dictation/transcribe", { audio: "x" });
-    assert.equal(notMultipart.status, 415);
-    assert.equal((await notMultipart.json()).error.code, "unsupported_media_type");
-  });
-});
-
 describe("chats and usage routes", () => {
   let f: ChatFixture;
   beforeEach(async () => (f = await startChatFixture()));

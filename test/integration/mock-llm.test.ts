@@ -137,7 +137,11 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
     await s.api("PATCH", "/api/settings/app", { models: [{ id: "whisper-tiny", kind: "transcription" }] });
     const slice = await (await s.api("GET", "/api/providers/gateway/models?slice=transcription")).json();
     assert.deepEqual(slice.map((m: { id: string }) => m.id), ["whisper-tiny"]);
-    assert.deepEqual(await (await upload("whisper-tiny")).json(), { text: "hello from mock-llm", model: "whisper-tiny", route: "transcriptions" });
+    const heard = await (await upload("whisper-tiny")).json();
+    assert.deepEqual([heard.text, heard.model, heard.route], ["hello from mock-llm", "whisper-tiny", "transcriptions"]);
+    // It reports no usage and the user set no price: the cost is unknown, not 0.
+    assert.equal(heard.usage.cost, null);
+    assert.deepEqual((await (await s.api("GET", "/api/usage?groupBy=model")).json()).map((r: { key: string; cost: number | null }) => [r.key, r.cost]), [["whisper-tiny", null]]);
   });
 
   it("reloads the model list at once when the base URL changes to it", async () => {

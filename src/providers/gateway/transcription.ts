@@ -6,6 +6,9 @@ import { gatewayRequest, UpstreamError, upstreamFailure, type GatewayConnection 
 
 export type Audio = { bytes: Buffer; mimeType: string; fileName: string };
 
+/** The transcript, and the upstream's `usage` object as it came (its shape differs by route and server). */
+export type Heard = { text: string; usage: unknown };
+
 const TRANSCRIBE_INSTRUCTION = "Transcribe this audio verbatim. Reply with the transcript only, no commentary.";
 
 /** The `format` of an input_audio part, from the upload's type or name. */
@@ -26,16 +29,16 @@ async function okJson(connection: GatewayConnection, path: string, response: Awa
   }
 }
 
-export async function transcribeMultipart(connection: GatewayConnection, model: string, audio: Audio): Promise<string> {
+export async function transcribeMultipart(connection: GatewayConnection, model: string, audio: Audio): Promise<Heard> {
   const form = new FormData();
   form.set("model", model);
   form.set("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mimeType }), audio.fileName);
   const body = await okJson(connection, "/audio/transcriptions", await gatewayRequest(connection, "/audio/transcriptions", { method: "POST", body: form }));
   if (typeof body.text !== "string") throw new UpstreamError(502, "the gateway's transcription had no text");
-  return body.text;
+  return { text: body.text, usage: body.usage };
 }
 
-export async function transcribeWithChat(connection: GatewayConnection, model: string, audio: Audio): Promise<string> {
+export async function transcribeWithChat(connection: GatewayConnection, model: string, audio: Audio): Promise<Heard> {
   const payload = {
     model,
     stream: false,
@@ -61,5 +64,5 @@ export async function transcribeWithChat(connection: GatewayConnection, model: s
   const choice = Array.isArray(body.choices) ? (body.choices[0] as { message?: { content?: unknown } }) : undefined;
   const content = choice?.message?.content;
   if (typeof content !== "string") throw new UpstreamError(502, "the gateway's answer had no transcript");
-  return content.trim();
+  return { text: content.trim(), usage: body.usage };
 }

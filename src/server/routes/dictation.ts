@@ -1,20 +1,23 @@
-// POST /api/dictation/transcribe: multipart `audio` (and optional `modelId`) in, transcript out.
+// POST /api/dictation/transcribe: multipart `audio` (and optional `modelId`) in; the transcript,
+// the model and route used, and what it cost (also recorded in the usage ledger) out.
 import type { Router, Request } from "express";
 import { routeRouter } from "./router";
 import busboy from "busboy";
 import { AppError, invalid } from "../../core/app-error";
+import { MAX_AUDIO_BYTES } from "../../shared/dictation";
 import type { Audio } from "../../providers/gateway/transcription";
 import type { Dictation } from "../../services/dictation";
 import type { SettingsService } from "../../services/settings-service";
 import { upstreamCall } from "./upstream-call";
 
-export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+const TOO_LARGE = `the recording is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB, the most one transcription takes; dictate in shorter pieces`;
 
 function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_AUDIO_BYTES, files: 1, fields: 4 } });
+      // busboy reports the limit when a file reaches it: one byte more lets exactly 25 MB through.
+      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_AUDIO_BYTES + 1, files: 1, fields: 4 } });
     } catch {
       reject(invalid("send the audio as multipart/form-data"));
       return;
@@ -34,7 +37,7 @@ function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> 
       });
     });
     parser.on("error", () => reject(invalid("the multipart body could not be read")));
-    parser.on("close", () => (tooLarge ? reject(new AppError("payload_too_large", "the audio is larger than 25 MB")) : resolve(result)));
+    parser.on("close", () => (tooLarge ? reject(new AppError("payload_too_large", TOO_LARGE)) : resolve(result)));
     req.pipe(parser);
   });
 }

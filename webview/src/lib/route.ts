@@ -1,8 +1,8 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
-export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access";
+export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access" | "dictation";
 /** `prompts` (with an optional prompt id: the old deep link `settings/prompts/<id>`) opens the prompt editor. */
 export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab; promptId?: string };
-const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access"];
+const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access", "dictation"];
 
 function decoded(part: string): string | undefined {
   try {

@@ -1,7 +1,7 @@
 // Typed HTTP + SSE client of the Parley server; the only way the UI talks to anything. Paths, bodies
 // and results come from the route table in src/shared/api-routes.ts, so they cannot drift.
 import type { z } from "zod";
-import type { apiRoutes, ApiRouteKey, StreamRouteKey } from "../../../../src/shared/api-routes";
+import type { apiRoutes, ApiRouteKey, StreamRouteKey, uploadRoutes, UploadRouteKey } from "../../../../src/shared/api-routes";
 import type { AppEvent } from "../../../../src/shared/app-events";
 import type { StreamEvent } from "../../../../src/shared/stream-events";
 import type { Bootstrap } from "../bootstrap";
@@ -93,6 +93,23 @@ export class ApiClient {
     // Typed by the table, not parsed: the server validates what it sends, and a stricter client
     // than server would turn a harmless extra key into a blank page.
     return (text ? JSON.parse(text) : undefined) as RouteResult<K>;
+  }
+
+  /** Sends a multipart upload (`api.upload("POST /api/dictation/transcribe", { audio: blob })`); a Blob field goes as a file named `fileName`. */
+  async upload<K extends UploadRouteKey>(
+    key: K,
+    fields: Partial<Record<(typeof uploadRoutes)[K]["fields"][number], string | Blob>>,
+    options: { fileName?: string; signal?: AbortSignal } = {},
+  ): Promise<z.output<(typeof uploadRoutes)[K]["response"]>> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields) as [string, string | Blob | undefined][]) {
+      if (value instanceof Blob) form.set(name, value, options.fileName ?? name);
+      else if (value !== undefined) form.set(name, value);
+    }
+    // No content-type header: the browser writes multipart/form-data with its boundary.
+    const response = await fetch(this.url(routePath(key)), { method: "POST", credentials: "include", headers: this.headers(), body: form, signal: options.signal });
+    if (!response.ok) throw await this.failure(response);
+    return (await response.json()) as z.output<(typeof uploadRoutes)[K]["response"]>;
   }
 
   /**

@@ -19,6 +19,8 @@ export interface Host {
   openInBrowser?(hash: string): void;
   /** Whether passkeys (WebAuthn) can work here: not in VS Code's webviews. */
   readonly passkeys: boolean;
+  /** Whether the page may ask for the microphone: not in VS Code's webviews, whose frames are not allowed it. */
+  readonly microphone: boolean;
   /** Messages from the host (for example "open this chat" after the New Chat command). */
   onMessage(listener: (message: HostToWebview) => void): void;
 }
@@ -67,6 +69,7 @@ export function createHost(boot: Bootstrap): Host {
       openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
       openInBrowser: (hash) => vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
       passkeys: false,
+      microphone: false,
       onMessage,
     };
   }
@@ -74,6 +77,7 @@ export function createHost(boot: Bootstrap): Host {
     ready: () => Promise.resolve(undefined),
     openExternal: (url) => void window.open(url, "parley-signin", "popup,width=520,height=720"),
     passkeys: true,
+    microphone: true,
     onMessage,
   };
 }
