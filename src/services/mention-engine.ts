@@ -77,8 +77,8 @@ export class MentionEngine {
     });
   }
 
-  /** What the worker holds (projects, file counts, whether watched) and its memory. */
-  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean }[]; memory: NodeJS.MemoryUsage }> {
+  /** What the worker holds (projects, file counts, whether watched), its memory and its thread's nice value (Linux). */
+  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean }[]; memory: NodeJS.MemoryUsage; priority?: number }> {
     return this.request({ op: "stats" });
   }
 

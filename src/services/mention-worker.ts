@@ -1,5 +1,7 @@
 // The mention worker: scans, watches, indexes and ranks each project's files off the main thread,
 // so that a million paths never stall the server. Messages are MentionRequest / MentionReply.
+import fs from "node:fs";
+import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import type { FileMention } from "../core/mention-search";
@@ -14,6 +16,33 @@ export type MentionRequest =
   | { id: number; op: "stats" }
   | { id: number; op: "forget"; projectIds: string[] };
 export type MentionReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string; superseded?: boolean };
+
+/**
+ * Scans and index builds are background work: on a busy machine they must not take the CPU from
+ * the server's main thread (chat streams, health checks). Linux keeps a nice value per thread, and
+ * setpriority() with a thread id changes only that thread, so this worker lowers its own.
+ * Elsewhere (or if refused) it keeps the default priority.
+ */
+export const WORKER_NICE = 10;
+function ownThreadId(): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    return Number.isInteger(tid) && tid > 0 && tid !== process.pid ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const threadId = parentPort ? ownThreadId() : undefined;
+if (threadId !== undefined) {
+  try {
+    os.setPriority(threadId, WORKER_NICE);
+  } catch {
+    // Not allowed: the default priority stays.
+  }
+}
+/** This thread's nice value where it can be read (Linux), for stats. */
+const ownPriority = () => (threadId === undefined ? undefined : os.getPriority(threadId));
 
 const projects = new Map<string, ProjectFiles>();
 const options: ProjectFilesOptions = { watch: parcelWatch };
@@ -68,7 +97,7 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       );
       return { value: null };
     case "stats":
-      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, events: p.eventsSeen })), memory: process.memoryUsage() } };
+      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, events: p.eventsSeen })), memory: process.memoryUsage(), priority: ownPriority() } };
   }
 }
 

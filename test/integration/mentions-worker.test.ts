@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { generatePaths } from "../../bench/path-generator";
@@ -71,6 +72,19 @@ describe("mentions off the main thread", () => {
       await s.stop();
       removeDir(tree);
     }
+  });
+
+  it("runs the worker's scans and index builds below the main thread's priority (Linux)", async function () {
+    if (process.platform !== "linux") this.skip();
+    s = await startTestServer();
+    write(s.projectDir, "src/alpha.ts");
+    await s.api("POST", "/api/projects", { dir: s.projectDir });
+    assert.ok((await search("alpha")).length > 0);
+    const { priority } = await s.runtime.mentionEngine.stats();
+    // A higher nice value yields the CPU to the main thread (streams, health) on a busy machine.
+    assert.equal(typeof priority, "number");
+    assert.ok(priority! > os.getPriority(0), `worker nice ${priority}, main thread nice ${os.getPriority(0)}`);
+    assert.equal(os.getPriority(process.pid), os.getPriority(0), "the main thread keeps its priority");
   });
 
   it("shows a file created or deleted during a session without a restart", async () => {
