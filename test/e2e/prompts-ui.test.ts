@@ -316,10 +316,9 @@ describe("web UI: custom prompts", function () {
         const narrow = await context.newPage();
         await narrow.goto(`${stack.url}/?token=${stack.token}`);
         await narrow.getByRole("heading", { name: "Chats" }).waitFor();
-        // The settings screens are checked where the prompts are (the pages' other settings are
-        // another change's); the chat screen as a whole.
-        const screens: [string, () => Promise<void>, string?][] = [
-          ["app", () => open("#/settings/defaults", narrow), ".prompts"],
+        // Each screen as a whole: the settings pages with the prompt editor in them, and the chat.
+        const screens: [string, () => Promise<void>][] = [
+          ["app", () => open("#/settings/defaults", narrow)],
           [
             "project",
             async () => {
@@ -327,7 +326,6 @@ describe("web UI: custom prompts", function () {
               await section(narrow).getByRole("group", { name: "What this preset switches on" }).waitFor();
               await section(narrow).getByRole("button", { name: "Delete", exact: true }).click();
             },
-            ".prompts",
           ],
           [
             "new",
@@ -337,7 +335,6 @@ describe("web UI: custom prompts", function () {
               await entry("New prompt", narrow).click();
               await section(narrow).getByRole("group", { name: "Unsaved changes" }).waitFor();
             },
-            ".prompts",
           ],
           [
             "chat",
@@ -347,12 +344,12 @@ describe("web UI: custom prompts", function () {
             },
           ],
         ];
-        for (const [name, show, within] of screens) {
+        for (const [name, show] of screens) {
           await show();
           const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
           assert.ok(width <= 320, `${name}: nothing sticks out sideways at 320 px (page is ${width} px wide)`);
           await screenshot(narrow, `prompts-320-${name}-${colorScheme}`);
-          const violations = await seriousViolations(narrow, within);
+          const violations = await seriousViolations(narrow);
           assert.deepEqual(violations, [], `${name}, ${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
         }
       } finally {
