@@ -68,6 +68,29 @@ describe("web UI: custom prompts", function () {
   after(() => ui?.stop());
   beforeEach(() => clearPrompts());
 
+  it("asks before another page drops unsaved changes (a settings tab, the main navigation)", async () => {
+    await clearPrompts();
+    await createPrompt("app", { id: "keeper", title: "Keeper", content: "Keep me." });
+    await open("#/settings/defaults");
+    await title().fill("Keeper, half-edited");
+    const guard = section().getByRole("group", { name: "Unsaved changes" });
+
+    await page.getByRole("navigation", { name: "Settings pages" }).getByRole("link", { name: "Providers" }).click();
+    await guard.getByRole("button", { name: "Keep editing" }).click();
+    assert.match(page.url(), /#\/settings\/defaults/, "still on the page");
+    assert.equal(await title().inputValue(), "Keeper, half-edited");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link").first().click();
+    await guard.getByRole("button", { name: "Discard changes" }).click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    assert.equal((await appPrompts())[0]!.title, "Keeper", "nothing was saved");
+
+    // Without changes nothing asks.
+    await open("#/settings/defaults");
+    await page.getByRole("navigation", { name: "Settings pages" }).getByRole("link", { name: "Providers" }).click();
+    await page.waitForURL(/#\/settings\/providers/);
+  });
+
   it("creates, edits and deletes an app prompt on App defaults, with errors at the field and the unsaved-changes guard", async () => {
     await open("#/settings/defaults");
     assert.equal(await page.getByRole("link", { name: "App defaults" }).getAttribute("aria-current"), "page");

@@ -84,9 +84,25 @@ export class AppState {
     else window.location.hash = target.hash;
   }
 
+  /**
+   * Asked before the UI goes to another page: a guard that returns false keeps the page (it asks
+   * the user, and calls `proceed` if they agree to leave). The prompt editor guards unsaved changes.
+   */
+  private readonly leaveGuards = new Set<(proceed: () => void) => boolean>();
+
+  /** Adds a leave guard; returns what removes it (an `$effect` cleanup). */
+  guardLeaving(guard: (proceed: () => void) => boolean): () => void {
+    this.leaveGuards.add(guard);
+    return () => this.leaveGuards.delete(guard);
+  }
+
   navigate(route: Route): void {
-    window.location.hash = routeHash(route);
-    this.route = route;
+    const go = () => {
+      window.location.hash = routeHash(route);
+      this.route = route;
+    };
+    for (const guard of this.leaveGuards) if (!guard(go)) return;
+    go();
   }
 
   /**

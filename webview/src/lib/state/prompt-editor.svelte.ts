@@ -115,6 +115,13 @@ export class PromptEditorState {
     else run();
   }
 
+  /** Whether the page may be left now; if not, the user is asked, and `leave` runs if they discard. */
+  mayLeave(leave: () => void): boolean {
+    if (!this.dirty) return true;
+    this.pending = { run: leave };
+    return false;
+  }
+
   private show(prompt: Prompt): void {
     this.current = prompt;
     this.draft = draftFromPrompt(prompt);
