@@ -95,6 +95,12 @@ describe("web UI: project cards", function () {
     await page.waitForURL(new RegExp(`#/chat/${mainChat}$`));
     await page.getByLabel("Project", { exact: true }).waitFor();
     assert.equal(await page.getByLabel("Project", { exact: true }).inputValue(), ids.main);
+
+    // So does a link opened on its own (a bookmark): the chat's project becomes the current one.
+    await page.goto("about:blank");
+    await page.goto(`${stack.url}/#/chat/${chatId}`);
+    await page.locator(".chat-view h2").waitFor();
+    await page.waitForFunction((id) => (document.querySelector("select[aria-label='Project']") as HTMLSelectElement | null)?.value === id, ids.other);
   });
 
   it("searches, renames and deletes the chats of a card", async () => {
