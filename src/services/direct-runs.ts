@@ -45,7 +45,9 @@ export class DirectRuns {
     if (!isDispatchable(tool)) throw invalid(`"${tool}" cannot be dispatched directly (only shell and MCP tools); send the text to the model instead`);
     if (toolGate(tool, gatesOf(snapshot.settings)) === "off") throw new AppError("forbidden", `the tool "${tool}" is off in this project`);
     if (tool.startsWith("mcp__")) {
-      const problems = this.deps.tools.deps.mcp?.validate(snapshot, tool, args) ?? [`no MCP tool "${tool}" in this project`];
+      // validate() answers undefined when the arguments fit: only a missing manager is "no such tool".
+      const mcp = this.deps.tools.deps.mcp;
+      const problems = mcp ? mcp.validate(snapshot, tool, args) : [`no MCP tool "${tool}" in this project`];
       if (problems) throw invalid(`the arguments do not fit ${tool}'s schema`, problems.map((message) => ({ message })));
     }
     const id = callId ?? newId("call");

@@ -6,6 +6,7 @@ import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
+import { mentionSearchQuerySchema, rankedMentionSchema } from "./mentions";
 import { createProjectBodySchema, projectSchema } from "./projects";
 import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
 import {
@@ -177,6 +178,11 @@ export const apiRoutes = {
   /** Sets (or with null clears) an agent's prompt in `.app.json`; 404 unknown agent or prompt. */
   "PUT /api/agents/:name/prompt": { body: z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() }), response: noContent },
   "GET /api/actions": { query: projectDirQuerySchema, response: z.array(actionEntrySchema) },
+  /**
+   * The @ popup's ranked rows. With `clientId`, a keystroke a newer one of the same client replaced
+   * is answered `[]` with the header `X-Parley-Superseded: 1`.
+   */
+  "GET /api/mentions/search": { query: mentionSearchQuerySchema, response: z.array(rankedMentionSchema) },
 
   /** Every server the project has (app and project layers), started or not. */
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },

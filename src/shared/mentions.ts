@@ -22,6 +22,16 @@ export type MentionItem = {
 
 export type RankedMention = Omit<MentionItem, "searchText"> & { highlights: [number, number][] };
 
+/** One row of `GET /api/mentions/search`; `highlights` are ranges of `label`. */
+export const rankedMentionSchema = z.object({
+  category: mentionCategorySchema,
+  label: z.string(),
+  detail: z.string(),
+  insertText: z.string(),
+  highlights: z.array(z.tuple([z.number(), z.number()])),
+  parameters: z.unknown().optional(),
+});
+
 export const mentionSearchQuerySchema = z.object({
   projectDir: z.string(),
   q: z.string().max(500).default(""),

@@ -95,6 +95,25 @@ describe("Parley in a real VS Code (code-server)", function () {
     await screenshot(page, "vscode-05-tool-card");
   });
 
+  it("@ popup in the panel: types @, picks a file from the popup, sends, and sees the answer with the file as a chip", async () => {
+    await panel.getByRole("link", { name: "Back to chats" }).click();
+    await panel.getByRole("button", { name: "New chat" }).click();
+    await chooseModel(panel, "fake/echo");
+    const box = panel.getByRole("combobox", { name: "Message" });
+    await box.pressSequentially("summarise @READ");
+    const listbox = panel.getByRole("listbox", { name: "Mentions" });
+    await listbox.getByRole("option").filter({ hasText: "README.md" }).first().waitFor();
+    assert.equal(await box.getAttribute("aria-expanded"), "true");
+    await screenshot(page, "vscode-06-mention-popup");
+    await box.press("Enter");
+    assert.equal(await box.inputValue(), "summarise @README.md ");
+    await box.press("Enter");
+    await panel.locator(".message.assistant", { hasText: "You said: summarise @README.md" }).waitFor();
+    await panel.getByRole("list", { name: "Referenced files" }).getByText("README.md").waitFor();
+    const sent = editor.gateway.completions.at(-1)!.body as { messages: { content: unknown }[] };
+    assert.ok(sent.messages.some((m) => typeof m.content === "string" && m.content.includes("# Workspace")), "the file reached the model");
+  });
+
   it("runs New Chat from the command palette and the panel opens it", async () => {
     await runCommand(page, "Parley: New Chat");
     await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();

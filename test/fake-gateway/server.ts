@@ -127,8 +127,10 @@ export class FakeGateway {
     const url = new URL(req.url ?? "/", "http://fake");
     const isMultipart = (req.headers["content-type"] ?? "").startsWith("multipart/");
     const body = isMultipart ? await this.multipart(req) : await this.jsonBody(req);
-    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
     const route = `${req.method} ${url.pathname}`;
+    // Tests that run the fake in a process of its own read what it was sent here (never recorded itself).
+    if (route === "GET /_test/completions") return this.json(res, 200, this.completions.map((r) => r.body));
+    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
 
     if (route === "GET /auth") return this.authorizePage(url, res);
     if (route === "GET /auth/approve") return this.approve(url, res);

@@ -118,6 +118,22 @@ describe("direct runs from the composer", function () {
     assert.equal((await f.s.api("POST", "/api/tools/dispatch", { projectDir: q, chatId: chat.id, tool: "shell", arguments: { cmd: "true" } })).status, 403);
   });
 
+  it("dispatches an MCP tool whose arguments fit its schema (picker syntax from the composer)", async () => {
+    const everything = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    project({ toolGates: { "mcp__everything__get-sum": "allow" } });
+    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", transport: "stdio", command: process.execPath, args: [everything, "stdio"] }] });
+    await f.s.api("POST", `/api/mcp/servers/everything/restart?projectDir=${encodeURIComponent(q)}`);
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    const route = await (await f.s.api("POST", "/api/composer/route", { projectDir: q, text: "@mcp__everything__get-sum:a=`2` b=`3`" })).json();
+    assert.deepEqual(route, { kind: "tool", tool: "mcp__everything__get-sum", arguments: { a: 2, b: 3 } });
+    const res = await f.s.api("POST", "/api/tools/dispatch", { projectDir: q, chatId: chat.id, tool: route.tool, arguments: route.arguments });
+    assert.equal(res.status, 200, await res.clone().text());
+    const ran = await res.json();
+    assert.equal(ran.ok, true);
+    assert.match(JSON.stringify(ran.output), /5/);
+    assert.equal((await f.s.api("POST", "/api/tools/dispatch", { projectDir: q, chatId: chat.id, tool: route.tool, arguments: { a: "two" } })).status, 400, "arguments that do not fit");
+  });
+
   it("runs a shell action only in a trusted project, and shows a failing command's exit code", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
     assert.equal((await f.s.api("POST", "/api/actions/hello/run", { projectDir: q, chatId: chat.id })).status, 403);

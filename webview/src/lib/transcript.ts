@@ -6,7 +6,8 @@ import { changedPath, parseArguments, resultStatus, storedOutput, type ToolCardD
 
 export type TranscriptItem =
   | { kind: "file"; key: string; path: string }
-  | { kind: "user"; key: string; message: Message }
+  /** `files`: the files the message referenced with @, shown as chips under it. */
+  | { kind: "user"; key: string; message: Message; files: string[] }
   | { kind: "assistant"; key: string; message: Message }
   | { kind: "tool"; key: string; card: ToolCardData }
   | { kind: "revert"; key: string; turnId: string; paths: string[] };
@@ -52,12 +53,27 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
     if (path && card.turnId) changed.set(card.turnId, [...new Set([...(changed.get(card.turnId) ?? []), path])]);
   };
 
+  // The injected file messages come right before the message that referenced them: they show as that
+  // message's chips, not as rows of their own (unless no message follows them).
+  let files: Message[] = [];
+  const flushFiles = () => {
+    for (const file of files) push({ kind: "file", key: file.id, path: file.meta?.path ?? "" }, undefined);
+    files = [];
+  };
   for (const message of messages) {
     const turnId = message.meta?.turnId;
+    if (message.role === "user" && message.meta?.kind === "file") {
+      files.push(message);
+      continue;
+    }
     if (message.role === "user") {
-      if (message.meta?.kind === "file") push({ kind: "file", key: message.id, path: message.meta.path ?? "" }, undefined);
-      else push({ kind: "user", key: message.id, message }, undefined);
-    } else if (message.role === "assistant") {
+      const paths = message.meta?.referencedPaths ?? files.map((f) => f.meta?.path ?? "");
+      files = [];
+      push({ kind: "user", key: message.id, message, files: paths }, undefined);
+      continue;
+    }
+    flushFiles();
+    if (message.role === "assistant") {
       if (showsText(message)) push({ kind: "assistant", key: message.id, message }, turnId);
       for (const call of message.meta?.toolCalls ?? []) {
         const result = results.get(call.id);
@@ -69,6 +85,7 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
       pushCard(resultCard(message));
     }
   }
+  flushFiles();
 
   // Each turn that changed files ends with its Revert; inserted from the end so indexes hold.
   const reverts = [...changed].map(([turnId, paths]) => ({ at: lastOfTurn.get(turnId)!, turnId, paths })).sort((a, b) => b.at - a.at);

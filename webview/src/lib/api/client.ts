@@ -33,7 +33,9 @@ type BodyInput<K extends ApiRouteKey> = Spec<K> extends { body: z.ZodType } ? { 
 /** What a call to route K takes: its path parameters, query and body, each only where the route has one. */
 export type RouteInput<K extends ApiRouteKey> = ParamsInput<K> & QueryInput<K> & BodyInput<K>;
 export type RouteResult<K extends ApiRouteKey> = z.output<Spec<K>["response"]>;
-type InputArgs<I> = {} extends I ? [input?: I] : [input: I];
+/** Per call: a signal that cancels it, and a look at the answer's headers before its body is read. */
+export type CallOptions = { signal?: AbortSignal; onHeaders?: (headers: Headers) => void };
+type InputArgs<I> = {} extends I ? [input?: I, options?: CallOptions] : [input: I, options?: CallOptions];
 
 type AnyInput = { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown };
 
@@ -76,7 +78,7 @@ export class ApiClient {
   }
 
   /** Calls a route of the table: `api.call("GET /api/chats/:id", { params: { id } })`. */
-  async call<K extends ApiRouteKey>(key: K, ...[input]: InputArgs<RouteInput<K>>): Promise<RouteResult<K>> {
+  async call<K extends ApiRouteKey>(key: K, ...[input, options]: InputArgs<RouteInput<K>>): Promise<RouteResult<K>> {
     const method = key.slice(0, key.indexOf(" "));
     const { body } = (input ?? {}) as AnyInput;
     // POSTs without a body still send `{}`: the server's body parser expects JSON.
@@ -84,10 +86,12 @@ export class ApiClient {
     const response = await fetch(this.url(routePath(key, input as AnyInput)), {
       method,
       credentials: "include",
+      signal: options?.signal,
       headers: this.headers(sent === undefined ? {} : { "content-type": "application/json" }),
       body: sent === undefined ? undefined : JSON.stringify(sent),
     });
     if (!response.ok) throw await this.failure(response);
+    options?.onHeaders?.(response.headers);
     if (response.status === 204) return undefined as RouteResult<K>;
     const text = await response.text();
     // Typed by the table, not parsed: the server validates what it sends, and a stricter client

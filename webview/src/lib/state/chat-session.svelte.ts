@@ -37,6 +37,8 @@ export class ChatSession {
   refused = $state.raw<{ sent: Sent; error: TurnError } | undefined>();
   /** The turn being streamed, shown until the stored messages replace it. */
   pendingUser = $state<string | undefined>();
+  /** The files that message references (picked with @), shown as chips under it. */
+  pendingFiles = $state.raw<string[]>([]);
   /** The streamed turn's text, tool cards, tasks and status line. */
   live = $state.raw<LiveTurn>(emptyTurn());
   streaming = $state(false);
@@ -92,19 +94,19 @@ export class ChatSession {
   /**
    * Enter in the composer: a text starting with "@" asks the server what it is first (an agent, a
    * tool, an action) and runs that directly; anything else, or a text the route leaves to the model,
-   * is a message to the model.
+   * is a message to the model, with the files picked with @ (`referencedPaths`).
    */
-  async submit(modelId?: string): Promise<void> {
+  async submit(modelId?: string, referencedPaths?: string[]): Promise<void> {
     const text = this.draft.trim();
     // No wait for the chat to load: a message needs nothing of it, and a run's project is known anyway.
     if (this.streaming || !text) return;
     this.draft = "";
     this.directError = undefined;
-    if (!text.startsWith("@")) return this.send(text, modelId);
+    if (!text.startsWith("@")) return this.send(text, modelId, referencedPaths);
     let route: DirectRoute | undefined;
     try {
       const routed = await this.api.call("POST /api/composer/route", { body: { projectDir: this.projectDirOf(this.chat?.projectId ?? ""), text } });
-      if (routed.kind === "message") return this.send(text, modelId);
+      if (routed.kind === "message") return this.send(text, modelId, referencedPaths);
       route = routed;
       await this.runDirect(route);
     } catch (error) {
@@ -231,6 +233,7 @@ export class ChatSession {
     this.controller = new AbortController();
     this.streaming = true;
     this.pendingUser = userText;
+    this.pendingFiles = body?.referencedPaths ?? [];
     this.live = emptyTurn();
     this.turnUsage = undefined;
     this.error = undefined;
@@ -256,6 +259,7 @@ export class ChatSession {
       const read = await this.read();
       this.streaming = false;
       this.pendingUser = undefined;
+      this.pendingFiles = [];
       this.live = emptyTurn();
       this.apply(read);
       // The stored turn shows its error in place; no second copy of it above the composer.
