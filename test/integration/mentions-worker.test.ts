@@ -134,7 +134,11 @@ describe("mentions off the main thread", () => {
     for (const p of generatePaths(2_000, 9)) write(s.projectDir, p);
     await s.api("POST", "/api/projects", { dir: s.projectDir });
     const url = (q: string) => `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${q}&clientId=c1`;
-    const responses = await Promise.all(["u", "us", "use", "user"].map((q) => s.api("GET", url(q))));
+    // The server knows "newer" by arrival: parallel requests on separate connections may arrive in any
+    // order, so the last keystroke goes out once the others are on their way, as a typist's would.
+    const earlier = ["u", "us", "use"].map((q) => s.api("GET", url(q)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const responses = await Promise.all([...earlier, s.api("GET", url("user"))]);
     const last = responses.at(-1)!;
     assert.equal(last.headers.get("x-parley-superseded"), null);
     assert.ok(((await last.json()) as unknown[]).length > 0);
