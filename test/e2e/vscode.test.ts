@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
 import { codeServerInstalled, packageVsix, startEditor, type Editor } from "../helpers/code-server";
 import { chooseModel } from "../helpers/model-picker";
+import { seriousViolations } from "../helpers/axe";
 
 async function webviewFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 120; i++) {
@@ -233,5 +234,48 @@ describe("Parley in a real VS Code (code-server)", function () {
     await page.keyboard.press("Enter");
     await page.locator(".notifications-toasts", { hasText: `signed out of ${label}` }).waitFor();
     assert.deepEqual(await (await tab.request.get(`${apiBase()}api/providers/gateway/accounts`)).json(), []);
+  });
+
+  it("is readable in VS Code's high contrast and light themes: no serious axe violation in the panel", async () => {
+    const chats = await (await tab.request.get(`${apiBase()}api/projects`)).json();
+    const chatId = (await (await tab.request.get(`${apiBase()}api/projects/${chats[0].id}/chats`)).json())[0].id as string;
+    const failures: string[] = [];
+    // The theme picker previews as it moves and applies on Enter; the workbench's class names the kind.
+    const themes = [
+      ["Dark High Contrast", "hc-black"],
+      ["Light High Contrast", "hc-light"],
+      ["Light Modern", "vs"],
+    ] as const;
+    for (const [theme, kind] of themes) {
+      await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
+      await page.keyboard.press("Control+Shift+P");
+      await page.locator(".quick-input-widget input").fill(">Preferences: Color Theme");
+      await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme,"]').click();
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "Dark Modern" }).first().waitFor();
+      await page.locator(".quick-input-widget input").fill(theme);
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: theme }).first().click();
+      await page.locator(`.monaco-workbench.${kind}`).waitFor();
+      const screens: [string, () => Promise<unknown>][] = [
+        ["chat with the @ popup open", async () => {
+          await panel.evaluate((hash) => (window.location.hash = hash), `#/chat/${chatId}`);
+          await panel.getByRole("combobox", { name: "Message" }).fill("");
+          await panel.getByRole("combobox", { name: "Message" }).pressSequentially("@");
+          await panel.getByRole("listbox", { name: "Mentions" }).getByRole("option").first().waitFor();
+        }],
+        ["this project's settings", async () => {
+          await panel.evaluate(() => (window.location.hash = "#/settings/project"));
+          await panel.getByRole("region", { name: "Custom prompts" }).waitFor();
+        }],
+      ];
+      for (const [name, show] of screens) {
+        await show();
+        // The editor hands a changed theme to the webview as CSS variables; give it a frame to apply them.
+        await page.waitForTimeout(300);
+        await screenshot(page, `vscode-theme-${theme.replaceAll(" ", "-").toLowerCase()}-${name.split(" ")[0]}`);
+        const violations = await seriousViolations(panel);
+        if (violations.length > 0) failures.push(`${theme}, ${name}: ${JSON.stringify(violations)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
   });
 });

@@ -1,15 +1,16 @@
-// axe-core in a real page: the serious and critical accessibility violations of the page as it is now.
+// axe-core in a real page (or frame: the VS Code panel): the serious and critical accessibility
+// violations of the page as it is now.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
 
 /** `within`: a CSS selector to check only that part of the page (default: the whole document). */
-export async function seriousViolations(page: Page, within?: string): Promise<AxeViolation[]> {
+export async function seriousViolations(page: Page | Frame, within?: string): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const { violations, passed } = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
