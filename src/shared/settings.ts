@@ -161,7 +161,8 @@ function nestedNulls(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodObject) {
     const shape: Record<string, z.ZodType> = {};
     for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) shape[key] = field.nullable().optional();
-    return z.object(shape);
+    // Strict like the body itself: `{"chat": {"maxStep": 5}}` is a typo to refuse, not a 200 that saved nothing.
+    return z.strictObject(shape);
   }
   return schema;
 }

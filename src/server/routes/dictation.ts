@@ -11,8 +11,13 @@ import type { SettingsService } from "../../services/settings-service";
 import { upstreamCall } from "./upstream-call";
 
 const TOO_LARGE = `the recording is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB, the most one transcription takes; dictate in shorter pieces`;
+/**
+ * The server has no request timeout (streams are long-lived), so an upload that stops arriving is
+ * given up after this long without a byte: it would otherwise hold its buffered audio forever.
+ */
+export const UPLOAD_IDLE_MS = 30_000;
 
-function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> {
+function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; modelId?: string }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -24,6 +29,21 @@ function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> 
     }
     const result: { audio?: Audio; modelId?: string } = {};
     let tooLarge = false;
+    let idle: NodeJS.Timeout | undefined;
+    const giveUp = (error: AppError) => {
+      clearTimeout(idle);
+      req.unpipe(parser);
+      reject(error);
+    };
+    const stillArriving = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => giveUp(invalid(`the recording stopped arriving (nothing for ${idleMs / 1000} s); try again`)), idleMs);
+    };
+    req.on("data", stillArriving);
+    // A client that goes away mid-body: nothing more will come, and nobody waits for the answer.
+    req.on("close", () => {
+      if (!req.complete) giveUp(invalid("the upload was cut off before it ended"));
+    });
     parser.on("field", (name, value) => {
       if (name === "modelId" && value) result.modelId = value;
     });
@@ -36,15 +56,24 @@ function readUpload(req: Request): Promise<{ audio?: Audio; modelId?: string }> 
         result.audio = { bytes: Buffer.concat(chunks), mimeType: info.mimeType, fileName: info.filename ?? "audio.wav" };
       });
     });
-    parser.on("error", () => reject(invalid("the multipart body could not be read")));
-    parser.on("close", () => (tooLarge ? reject(new AppError("payload_too_large", TOO_LARGE)) : resolve(result)));
+    parser.on("error", () => giveUp(invalid("the multipart body could not be read")));
+    parser.on("close", () => {
+      clearTimeout(idle);
+      if (tooLarge) reject(new AppError("payload_too_large", TOO_LARGE));
+      else resolve(result);
+    });
+    stillArriving();
     req.pipe(parser);
   });
 }
 
-export function dictationRoutes(deps: { settings: SettingsService; dictation: Dictation }): Router {
+export function dictationRoutes(deps: { settings: SettingsService; dictation: Dictation; uploadIdleMs?: number }): Router {
   return routeRouter().post("/api/dictation/transcribe", async (req, res) => {
-    const upload = await readUpload(req);
+    const upload = await readUpload(req, deps.uploadIdleMs ?? UPLOAD_IDLE_MS).catch((error: unknown) => {
+      // Given up before the body ended: answer, then close rather than read the rest.
+      if (!req.complete) res.setHeader("connection", "close");
+      throw error;
+    });
     if (!upload.audio || upload.audio.bytes.length === 0) throw invalid("the `audio` file is missing or empty");
     const settings = await deps.settings.resolvedUnredacted();
     res.json(await upstreamCall(() => deps.dictation.transcribe(settings, upload.audio!, upload.modelId)));
