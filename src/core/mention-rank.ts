@@ -133,6 +133,12 @@ export class MentionIndex {
   private readonly nameOffset: Int32Array;
   /** Per keystroke: the name tier of each entry from one sequential scan of `names` (255: none). */
   private readonly nameTierBuffer: Uint8Array;
+  /**
+   * The entries scanNames (or firstCharMatches) found, in catalog order, and how many. Shares the
+   * scratch buffer: it is read only when the name matches answer alone, before the scratch is used.
+   */
+  private readonly nameMatches: Int32Array;
+  private nameMatchCount = 0;
   private readonly dirId: Int32Array;
   private readonly dirLower: string[] = [];
   private dirFirst = new Int32Array(0);
@@ -166,6 +172,7 @@ export class MentionIndex {
     this.nameOffset = new Int32Array(size);
     this.hasOther = new Uint8Array(size);
     this.nameTierBuffer = new Uint8Array(size);
+    this.nameMatches = this.scratch;
     this.entries = entries;
     this.nameParts = new Array(size);
     if (deferred) return;
@@ -275,6 +282,14 @@ export class MentionIndex {
     const candidates = from ? from.length : this.size;
     // Many candidates: find name matches with one sequential scan; few: search each name directly.
     const nameTiers = !oneChar && (hasSlash || candidates > this.size / 8) ? this.scanNames(q, hasSlash) : undefined;
+    // When names alone fill the list, no other tier can reach it: answer without looking at each
+    // candidate. The narrowing state stays as it was (still a superset of this query's matches).
+    const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
+    if (named >= limit) {
+      state.query = q;
+      state.matches = from;
+      return this.fromNameMatches(named, limit);
+    }
     let count = 0;
     let real = 0;
     for (let n = 0; n < candidates; n++) {
@@ -334,6 +349,46 @@ export class MentionIndex {
     state.query = q;
     state.matches = out.slice(0, count);
     return { indices, tiers: tierOut, total: real + fuzzy };
+  }
+
+  /**
+   * A one-character query: the candidates whose name is that character or starts with it, into
+   * nameMatches in catalog order (their tiers in nameTierBuffer). Two typed arrays are read per
+   * entry. Returns how many.
+   */
+  private firstCharMatches(code: number, from: Int32Array | undefined): number {
+    const tiers = this.nameTierBuffer;
+    const matches = this.nameMatches;
+    const firstNameCode = this.firstNameCode;
+    const candidates = from ? from.length : this.size;
+    let count = 0;
+    for (let n = 0; n < candidates; n++) {
+      const i = from ? from[n]! : n;
+      if (firstNameCode[i] !== code) continue;
+      tiers[i] = this.nameLength[i] === 1 ? Tier.Exact : Tier.NamePrefix;
+      matches[count++] = i;
+    }
+    return count;
+  }
+
+  /**
+   * The ranked list from the `count` name matches in nameMatches: by tier, catalog order inside a
+   * tier, as the full pass would give when these alone fill `limit`.
+   */
+  private fromNameMatches(count: number, limit: number): { indices: number[]; tiers: number[]; total: number } {
+    const tiers = this.nameTierBuffer;
+    const matches = this.nameMatches;
+    const indices: number[] = [];
+    const tierOut: number[] = [];
+    for (let tier = Tier.Exact; tier <= Tier.NameSubstring && indices.length < limit; tier++) {
+      for (let n = 0; n < count && indices.length < limit; n++) {
+        const i = matches[n]!;
+        if (tiers[i] !== tier) continue;
+        indices.push(i);
+        tierOut.push(tier);
+      }
+    }
+    return { indices, tiers: tierOut, total: count };
   }
 
   /** How well `query` matches entry `i` as a fuzzy subsequence (higher is better), or -Infinity. */
@@ -406,15 +461,19 @@ export class MentionIndex {
    */
   private scanNames(q: string, hasSlash: boolean): Uint8Array {
     const tiers = this.nameTierBuffer.fill(NONE);
+    this.nameMatchCount = 0;
     // Names never contain "/": such a query can only match in the folder part.
     if (hasSlash) return tiers;
     const names = this.names;
     const offsets = this.nameOffset;
+    const matches = this.nameMatches;
+    let matched = 0;
     let entry = 0;
     for (let at = names.indexOf(q); at !== -1; at = names.indexOf(q, at + 1)) {
       while (entry + 1 < this.size && offsets[entry + 1]! <= at) entry++;
       const k = at - offsets[entry]!;
       const current = tiers[entry]!;
+      if (current === NONE) matches[matched++] = entry;
       if (current <= Tier.NameWordStart) continue;
       let tier: number;
       if (k === 0) tier = this.nameLength[entry] === q.length ? Tier.Exact : Tier.NamePrefix;
@@ -422,6 +481,7 @@ export class MentionIndex {
       else tier = Tier.NameSubstring;
       if (tier < current) tiers[entry] = tier;
     }
+    this.nameMatchCount = matched;
     return tiers;
   }
 

@@ -201,6 +201,30 @@ describe("fuzzy match quality", () => {
     );
   });
 
+  it("answers from the name matches alone when they fill the limit, exactly as the full pass (property)", () => {
+    // Small limits make the name tiers fill the list often, so the shortcut that skips the other
+    // tiers is taken; typed one character at a time, two typists interleaved on one index.
+    const typed = fc.oneof(queryArbShared, fc.constantFrom("foo", "fooba", "bar", "b", "a", "x.ts", "src", "lib", "index", "fb", "ub", "über", "résu", "my f", "v2", "s-c"));
+    fc.assert(
+      fc.property(fc.array(pathArbShared, { maxLength: 60 }), typed, typed, fc.integer({ min: 1, max: 6 }), (paths, q1, q2, limit) => {
+        const shared = index(paths);
+        const [s1, s2] = [{}, {}];
+        const expected = (q: string) => {
+          const { indices, tiers } = index(paths).search(q);
+          return { indices: indices.slice(0, limit), tiers: tiers.slice(0, limit) };
+        };
+        for (let n = 1; n <= Math.max(q1.length, q2.length); n++) {
+          for (const [q, state] of [[q1, s1], [q2, s2]] as const) {
+            if (n > q.length) continue;
+            const { indices, tiers } = shared.search(q.slice(0, n), limit, state);
+            assert.deepEqual({ indices, tiers }, expected(q.slice(0, n)), q.slice(0, n));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("limits the fuzzy tier to the best matches without changing their order", () => {
     const paths = Array.from({ length: 300 }, (_, n) => `d${n % 7}/f${n}_x${n % 13}oo.ts`);
     const all = index(paths).search("fxo").indices;
