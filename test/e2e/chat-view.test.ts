@@ -31,6 +31,8 @@ describe("web UI: the chat view", function () {
     assert.ok(!(await page.locator(".chat-row").first().textContent())!.includes("**"));
     await page.getByRole("button", { name: "New chat" }).click();
     await page.locator(".chat-view").waitFor();
+    // The view shows before the new chat has loaded: wait for the picker to show the chat's model.
+    await page.waitForFunction(() => (document.querySelector(".chat-header input[role=combobox]") as HTMLInputElement | null)?.value !== "", undefined, { timeout: 10_000 }).catch(() => undefined);
     assert.equal(await modelField(page).inputValue(), "fake/reasoner", "the model last used in the project");
   });
 });
