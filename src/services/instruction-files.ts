@@ -13,9 +13,14 @@ const MAX_SKILLS = 100;
 export type Skill = { name: string; description: string; path: string };
 
 /** The agent files that exist, read safely from inside the project; missing ones are skipped. */
+/** At most this many agent files are read per turn: a hostile `.app.json` cannot fan out thousands of reads. */
+export const MAX_AGENT_FILES = 32;
+
 export async function readAgentFiles(projectDir: string, names: readonly string[]): Promise<ReferencedFile[]> {
+  // Each name once (a file named twice is injected once), and a bounded number of them.
+  const unique = [...new Set(names)].slice(0, MAX_AGENT_FILES);
   // Not there, not a file, or outside the project: nothing to inject for that name.
-  const found = await Promise.all(names.map((name) => readReferencedFiles(projectDir, [name]).catch(() => [])));
+  const found = await Promise.all(unique.map((name) => readReferencedFiles(projectDir, [name]).catch(() => [])));
   return found.flat();
 }
 

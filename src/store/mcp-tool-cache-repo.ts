@@ -35,6 +35,18 @@ export class McpToolCacheRepo {
     return rows.map(toCached);
   }
 
+  /**
+   * Keeps the `keep` newest rows whose key starts with `prefix` (one server's configurations): an
+   * edited server's earlier tool lists stay for a while (it may be edited back), but never pile up.
+   */
+  prune(prefix: string, keep: number): void {
+    statement(
+      this.db,
+      `DELETE FROM mcp_tool_cache WHERE substr(cache_key, 1, length(@prefix)) = @prefix AND cache_key NOT IN (
+         SELECT cache_key FROM mcp_tool_cache WHERE substr(cache_key, 1, length(@prefix)) = @prefix ORDER BY fetched_at DESC, rowid DESC LIMIT @keep)`,
+    ).run({ prefix, keep });
+  }
+
   delete(cacheKey: string): void {
     statement(this.db, "DELETE FROM mcp_tool_cache WHERE cache_key = ?").run(cacheKey);
   }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { apiErrorBodySchema } from "../../src/shared/api-error";
 import { instructionSourcesSchema } from "../../src/shared/tools";
+import { MAX_AGENT_FILES } from "../../src/services/instruction-files";
 import { MAX_REFERENCED_FILE_BYTES } from "../../src/services/referenced-files";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { projectQuery, startTestServer, type TestServer } from "../helpers/test-server";
@@ -41,6 +42,16 @@ describe("GET /api/instructions under attack", () => {
     const answer = await read();
     assert.deepEqual(answer.agentFiles.files, []);
     assert.ok(!JSON.stringify(answer).includes("root:"), "no file content in the answer");
+  });
+
+  it("reads each agent file once and at most MAX_AGENT_FILES of them, however many names a project lists", async () => {
+    for (let n = 0; n < 40; n++) fs.writeFileSync(path.join(dir, `agents-${n}.md`), `file ${n}`);
+    const names = [...Array.from({ length: 3 }, () => "agents-0.md"), ...Array.from({ length: 5000 }, (_, n) => `agents-${n}.md`)];
+    fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ agentFileNames: names }));
+    const files = (await read()).agentFiles.files;
+    assert.equal(files.length, MAX_AGENT_FILES);
+    assert.equal(new Set(files).size, files.length, "each file once");
+    assert.equal(files[0], "agents-0.md");
   });
 
   it("lists no skill reached through a symlinked skill folder, skills folder or SKILL.md outside the project", async () => {

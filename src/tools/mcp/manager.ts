@@ -57,6 +57,9 @@ const RESTART_MAX_MS = 60_000;
 /** A server that stayed up this long has its restart backoff reset. */
 const STABLE_AFTER_MS = 60_000;
 
+/** How many configurations of one server keep their cached tool list (the newest ones). */
+const KEPT_CONFIGURATIONS = 4;
+
 type Instance = {
   key: string;
   config: McpServerConfig;
@@ -259,6 +262,7 @@ export class McpManager {
   private setTools(instance: Instance, tools: McpTool[]): void {
     instance.tools = tools;
     this.deps.cache.put(toolCacheKey(instance.key, instance.config), instance.config.entry.id, tools);
+    this.deps.cache.prune(`${instance.key}#`, KEPT_CONFIGURATIONS);
     this.notify(instance);
   }
 

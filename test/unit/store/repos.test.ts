@@ -72,6 +72,15 @@ describe("repositories", () => {
     assert.deepEqual(repo.all(), []);
   });
 
+  it("mcp tool cache: prunes one server's older configurations, keeping the newest and other servers'", () => {
+    const repo = new McpToolCacheRepo(db);
+    for (let n = 1; n <= 6; n++) repo.put(`app:fs_1#${n}`, "fs_1", [{ name: `t${n}` }]);
+    repo.put("app:fs_10#1", "fs_10", []);
+    repo.put("app:fsx1#1", "fsx1", []);
+    repo.prune("app:fs_1#", 2);
+    assert.deepEqual(repo.all().map((r) => r.cacheKey), ["app:fs_1#5", "app:fs_1#6", "app:fs_10#1", "app:fsx1#1"]);
+  });
+
   it("recent models: newest first, one row per model", () => {
     const repo = new RecentModelsRepo(db);
     repo.touch("gateway", "a/one");

@@ -29,23 +29,30 @@ export function canRecordOpus(): boolean {
 /** Opens the microphone (the browser may ask the user) and starts recording. */
 export async function startRecording(format: RecordingFormat): Promise<Recording> {
   const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
-  const context = new AudioContext();
-  // Created after an await, the context may start suspended; resuming inside the user's gesture chain starts it.
-  await context.resume().catch(() => {});
-  const source = context.createMediaStreamSource(stream);
-  const analyser = context.createAnalyser();
-  analyser.fftSize = 1024;
-  source.connect(analyser);
-  const frame = new Uint8Array(analyser.fftSize);
-  const level = () => {
-    analyser.getByteTimeDomainData(frame);
-    return levelOf(frame);
-  };
+  let context: AudioContext | undefined;
   const release = () => {
     for (const track of stream.getTracks()) track.stop();
-    void context.close().catch(() => {});
+    void context?.close().catch(() => {});
   };
-  return format === "webm" ? opusRecording(stream, level, release) : wavRecording(context, source, level, release);
+  // From here on the microphone is open: whatever fails must close it again, never leave it on.
+  try {
+    context = new AudioContext();
+    // Created after an await, the context may start suspended; resuming inside the user's gesture chain starts it.
+    await context.resume().catch(() => {});
+    const source = context.createMediaStreamSource(stream);
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 1024;
+    source.connect(analyser);
+    const frame = new Uint8Array(analyser.fftSize);
+    const level = () => {
+      analyser.getByteTimeDomainData(frame);
+      return levelOf(frame);
+    };
+    return format === "webm" ? opusRecording(stream, level, release) : wavRecording(context, source, level, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 function opusRecording(stream: MediaStream, level: () => number, release: () => void): Recording {

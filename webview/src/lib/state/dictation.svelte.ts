@@ -95,7 +95,17 @@ export class DictationSession {
     if (!recording || this.phase !== "recording") return;
     this.endRecording();
     this.phase = "transcribing";
-    const audio = await recording.stop();
+    let audio: Blob;
+    try {
+      audio = await recording.stop();
+    } catch (error) {
+      // The recorder failed to hand over what it had: say so, never stay on "Transcribing…".
+      if (this.phase === "transcribing") {
+        this.phase = "idle";
+        this.fail({ kind: "error", error, phase: "microphone" });
+      }
+      return;
+    }
     if (this.phase !== "transcribing") return;
     await this.send(audio);
   }

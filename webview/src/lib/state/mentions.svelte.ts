@@ -216,13 +216,18 @@ export class MentionsState {
   }
 
   /** Custom action ids (for Enter on `@<action>`) and tool schemas (for the Parameters chips). */
+  /** Refreshes overlap (a slow answer, then the next tick): only the newest one's lists are kept. */
+  private listReads = 0;
+
   private async refreshLists(): Promise<void> {
     const projectDir = this.projectDir();
     if (!projectDir) return;
+    const read = ++this.listReads;
     const [actions, tools] = await Promise.allSettled([
       this.api.call("GET /api/actions", { query: { projectDir } }),
       this.api.call("GET /api/tools/catalog", { query: { projectDir } }),
     ]);
+    if (read !== this.listReads) return;
     if (actions.status === "fulfilled") this.actionIds = actions.value.map((a) => a.id);
     if (tools.status === "fulfilled") {
       this.tools = tools.value;

@@ -39,13 +39,22 @@ export class ProjectCardState {
     if (event.type === "prompts.changed" && (event.data.scope === "app" || event.data.projectId === this.project.id)) void this.loadPrompts().catch(() => undefined);
   }
 
+  /** Reads overlap (two events in a row): only the newest read's answer is shown. */
+  private chatReads = 0;
+  private promptReads = 0;
+
   private async loadChats(): Promise<void> {
-    this.chats = await this.app.api.call("GET /api/projects/:id/chats", { params: { id: this.project.id } });
+    const read = ++this.chatReads;
+    const chats = await this.app.api.call("GET /api/projects/:id/chats", { params: { id: this.project.id } });
+    if (read !== this.chatReads) return;
+    this.chats = chats;
     this.loaded = true;
   }
 
   private async loadPrompts(): Promise<void> {
-    this.prompts = await this.app.api.call("GET /api/prompts", { query: { projectDir: this.project.dir } });
+    const read = ++this.promptReads;
+    const prompts = await this.app.api.call("GET /api/prompts", { query: { projectDir: this.project.dir } });
+    if (read === this.promptReads) this.prompts = prompts;
   }
 
   /** A new chat in this project, with `promptId` when a card prompt started it; opened at once. */
