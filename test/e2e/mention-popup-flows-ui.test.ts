@@ -52,10 +52,11 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
     await p.listbox.getByText("No matches for @quokka").waitFor();
     const changed = Date.now();
     writeAppJson(stack.projectDir, { fileTags: { ...APP_JSON.fileTags, "src/preview.ts": ["quokka"] } });
-    await p.waitLabels((l) => l[0] === "preview.ts", "the newly tagged file", 8_000);
+    await p.waitLabels((l) => l[0] === "preview.ts", "the newly tagged file", 12_000);
     const after = Date.now() - changed;
     assert.equal(await p.box.inputValue(), "@quokka", "nothing was typed meanwhile");
-    assert.ok(after < 7_500, `shown after ${after} ms`);
+    // One 5 s tick plus the request; the bound is loose for a loaded machine, but a 10 s timer fails it.
+    assert.ok(after < 10_000, `shown after ${after} ms`);
     writeAppJson(stack.projectDir);
   });
 
