@@ -24,6 +24,8 @@ const NONE = 255;
 const PENDING = 254;
 /** Fuzzy scoring looks at this many query characters at most (the contract caps q at 500). */
 const MAX_FUZZY_QUERY = 512;
+/** A query's `/` heads memoised per folder, one bit each (a signed 32-bit mask keeps 31). */
+const MAX_HEADS = 31;
 
 export type IndexEntry = {
   /** What is searched as the path; for non-file items, the label itself. */
@@ -143,6 +145,16 @@ export class MentionIndex {
   private readonly dirLower: string[] = [];
   private dirFirst = new Int32Array(0);
   private dirConsumed = new Int32Array(0);
+  /**
+   * For a query with a `/`: which of its heads (see resetFolderMemo) each folder ends with, one bit per
+   * head (UNKNOWN until looked at), so a candidate costs at most a name-prefix test per such head.
+   */
+  private dirHeads = new Int32Array(0);
+  /** The current query's heads (each up to and including one of its `/`) and the rest after each. */
+  private heads: string[] = [];
+  private rests: string[] = [];
+  /** suffixClasses[k]: the classes of q from position k on (for isFuzzy's name test). */
+  private suffixClasses = new Int32Array(0);
   /** Scratch for one keystroke (a search runs to completion before the next starts). */
   private readonly scratch: Int32Array;
   private readonly tierBuffer: Uint8Array;
@@ -250,12 +262,13 @@ export class MentionIndex {
     this.dirIds.clear();
     this.dirFirst = new Int32Array(this.dirLower.length);
     this.dirConsumed = new Int32Array(this.dirLower.length);
+    this.dirHeads = new Int32Array(this.dirLower.length);
   }
 
   /** The tier of entry `i` for a query (for tests and one-off checks), or -1. */
   tierOf(i: number, query: string): number {
     const q = query.toLowerCase();
-    this.resetFolderMemo();
+    this.resetFolderMemo(q);
     const real = this.realTier(i, q, q.includes("/"), queryClasses(q), ...queryBigrams(q));
     if (real !== NO_MATCH) return real;
     return this.isFuzzy(i, q) ? Tier.Fuzzy : NO_MATCH;
@@ -268,7 +281,7 @@ export class MentionIndex {
    */
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): { indices: number[]; tiers: number[]; total: number } {
     const q = query.toLowerCase();
-    this.resetFolderMemo();
+    this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
     const out = this.scratch;
     const tiers = this.tierBuffer;
@@ -323,7 +336,8 @@ export class MentionIndex {
     }
     let fuzzy = 0;
     if (indices.length < limit && real < count) {
-      // Fuzzy matches rank last, best first: every one is scored, a heap keeps the best few.
+      // Fuzzy matches rank last, best first: each is scored until it cannot make the heap, which keeps
+      // the best few.
       const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
       const fq = q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q;
       let kept = 0;
@@ -338,7 +352,9 @@ export class MentionIndex {
         fuzzy++;
         out[kept] = i;
         tiers[kept++] = Tier.Fuzzy;
-        heap.offer(i, fuzzyAlign(this.lower[i]!, this.paths[i]!, fq, this.nameStart[i]!, this.latest, this.candidate, this.positions));
+        // Once the heap is full, an alignment that cannot reach its worst score stops early.
+        const score = fuzzyAlign(this.lower[i]!, this.paths[i]!, fq, this.nameStart[i]!, this.latest, this.candidate, this.positions, heap.floor());
+        if (score !== -Infinity) heap.offer(i, score);
       }
       count = kept;
       for (const i of heap.drain()) {
@@ -424,10 +440,23 @@ export class MentionIndex {
     return [];
   }
 
-  /** Clears the per-folder memo for a new query. */
-  private resetFolderMemo(): void {
+  /** Clears the per-folder memo for a new query and splits the query at its `/` once. */
+  private resetFolderMemo(q: string): void {
     this.dirFirst.fill(UNKNOWN);
     this.dirConsumed.fill(UNKNOWN);
+    this.heads.length = 0;
+    this.rests.length = 0;
+    if (this.suffixClasses.length <= q.length) this.suffixClasses = new Int32Array(q.length + 1);
+    const suffix = this.suffixClasses;
+    suffix[q.length] = 0;
+    for (let k = q.length - 1; k >= 0; k--) suffix[k] = suffix[k + 1]! | (1 << charClass(q.charCodeAt(k)));
+    if (!q.includes("/")) return;
+    this.dirHeads.fill(UNKNOWN);
+    // A `/` as the last character leaves no rest: that case is the folder's own indexOf.
+    for (let j = q.indexOf("/"); j !== -1 && j < q.length - 1 && this.heads.length < MAX_HEADS; j = q.indexOf("/", j + 1)) {
+      this.heads.push(q.slice(0, j + 1));
+      this.rests.push(q.slice(j + 1));
+    }
   }
 
   /** Every tier but fuzzy. */
@@ -515,7 +544,26 @@ export class MentionIndex {
     if (first === UNKNOWN) this.dirFirst[d] = first = this.dirLower[d]!.indexOf(q);
     if (first !== -1 || !hasSlash) return first;
     const dir = this.dirLower[d]!;
-    for (let j = q.indexOf("/"); j !== -1 && j < q.length - 1; j = q.indexOf("/", j + 1)) {
+    const { heads, rests } = this;
+    let ends = this.dirHeads[d]!;
+    if (ends === UNKNOWN) {
+      ends = 0;
+      for (let h = 0; h < heads.length; h++) if (dir.endsWith(heads[h]!)) ends |= 1 << h;
+      this.dirHeads[d] = ends;
+    }
+    // Heads in order of their `/`, as the query reads: the first that fits decides the position.
+    for (let h = 0; ends !== 0; h++, ends >>>= 1) {
+      if (ends & 1 && this.names.startsWith(rests[h]!, this.nameOffset[i]!)) return dir.length - heads[h]!.length;
+    }
+    if (heads.length === MAX_HEADS) return this.folderFirstPastHeads(i, q, dir);
+    return -1;
+  }
+
+  /** The rare query with more than MAX_HEADS `/`: its later heads, without a memo. */
+  private folderFirstPastHeads(i: number, q: string, dir: string): number {
+    let j = -1;
+    for (let h = 0; h < MAX_HEADS; h++) j = q.indexOf("/", j + 1);
+    for (j = q.indexOf("/", j + 1); j !== -1 && j < q.length - 1; j = q.indexOf("/", j + 1)) {
       const head = q.slice(0, j + 1);
       if (dir.endsWith(head) && this.names.startsWith(q.slice(j + 1), this.nameOffset[i]!)) return dir.length - head.length;
     }
@@ -527,7 +575,21 @@ export class MentionIndex {
     const d = this.dirId[i]!;
     let consumed = this.dirConsumed[d]!;
     if (consumed === UNKNOWN) this.dirConsumed[d] = consumed = subsequencePrefix(this.dirLower[d]!, q, 0, 0);
-    return consumed === q.length || subsequencePrefix(this.lower[i]!, q, consumed, this.nameStart[i]!) === q.length;
+    if (consumed === q.length) return true;
+    // The name must hold every class of what the folder left over before it is walked.
+    const rest = this.suffixClasses[consumed]!;
+    if ((this.nameClasses[i]! & rest) !== rest) return false;
+    // Walked in `names`, not the entry's own string: candidates come in catalog order, so this
+    // reads one string front to back instead of a million scattered ones.
+    const names = this.names;
+    const end = i + 1 < this.size ? this.nameOffset[i + 1]! - 1 : names.length;
+    let at = this.nameOffset[i]!;
+    for (let k = consumed; k < q.length; k++) {
+      at = names.indexOf(q[k]!, at);
+      if (at === -1 || at >= end) return false;
+      at++;
+    }
+    return true;
   }
 }
 
@@ -565,50 +627,60 @@ function boundaryBonus(path: string, at: number): number {
   return p !== undefined && c !== undefined && isLowerOrDigit(p) && isUpper(c) ? BONUS_CAMEL : 0;
 }
 
-function scorePositions(path: string, ns: number, positions: Int32Array, m: number): number {
-  let score = 0;
-  let prev = -2;
-  let chunkBonus = 0;
-  for (let k = 0; k < m; k++) {
-    const p = positions[k]!;
-    let bonus = boundaryBonus(path, p);
-    if (k === 0) bonus *= 2;
-    if (p === prev + 1) bonus = Math.max(bonus, chunkBonus, BONUS_CONSECUTIVE);
-    else {
-      if (k > 0) score -= GAP_START + (p - prev - 2) * GAP_EXTENSION;
-      chunkBonus = bonus;
-    }
-    score += SCORE_MATCH + bonus + (p >= ns ? BONUS_NAME : 0);
-    prev = p;
-  }
-  return score;
-}
+/** Where the first alignment stood when it reached `nameFrom`: the name-first one resumes there. */
+const resume = { saved: false, cursor: 0, prev: -2, score: 0, chunk: 0 };
 
 /**
  * Forward match of q[k..] from `cursor`, never past `latest[k]` (the last position from which the
  * rest still matches): takes the next occurrence when it continues a run, else the first word start
- * up to `latest[k]`, else the next occurrence. From `nameFrom` on, it starts no earlier than `ns`.
+ * up to `latest[k]`, else the next occurrence. Scores as it goes (see SCORE_MATCH) and returns the
+ * score. With `save`, it records its state on reaching `nameFrom` in `resume`; without, it starts
+ * q[nameFrom] no earlier than `ns` (the name-first alignment, resumed from that state: up to
+ * `nameFrom` both alignments are the same, so that part is neither matched nor scored twice).
+ * It gives up (-Infinity) as soon as even the best possible rest could not reach `floor`.
  */
-function alignForward(lower: string, path: string, q: string, latest: Int32Array, out: Int32Array, nameFrom: number, ns: number): void {
-  let cursor = 0;
-  let prev = -2;
-  for (let k = 0; k < q.length; k++) {
-    if (k === nameFrom && cursor < ns) cursor = ns;
+function alignForward(lower: string, path: string, q: string, latest: Int32Array, out: Int32Array, nameFrom: number, ns: number, save: boolean, k: number, cursor: number, prev: number, score: number, chunk: number, floor: number): number {
+  const m = q.length;
+  for (; k < m; k++) {
+    if (k === nameFrom) {
+      if (save) {
+        resume.saved = true;
+        resume.cursor = cursor;
+        resume.prev = prev;
+        resume.score = score;
+        resume.chunk = chunk;
+      } else if (cursor < ns) cursor = ns;
+    }
     const ch = q[k]!;
     let at = lower.indexOf(ch, cursor);
-    if (at !== prev + 1 && boundaryBonus(path, at) === 0) {
+    let bonus = boundaryBonus(path, at);
+    if (at !== prev + 1 && bonus === 0) {
       // A word start a little further on is worth the gap (looked for within a short window).
       const until = Math.min(latest[k]!, at + LOOKAHEAD);
       for (let b = lower.indexOf(ch, at + 1); b !== -1 && b <= until; b = lower.indexOf(ch, b + 1)) {
-        if (boundaryBonus(path, b) > 0) {
+        const there = boundaryBonus(path, b);
+        if (there > 0) {
           at = b;
+          bonus = there;
           break;
         }
       }
     }
+    // The first character's bonus counts double; a contiguous run keeps the bonus of its start.
+    if (k === 0) bonus *= 2;
+    if (at === prev + 1) bonus = Math.max(bonus, chunk, BONUS_CONSECUTIVE);
+    else {
+      if (k > 0) score -= GAP_START + (at - prev - 2) * GAP_EXTENSION;
+      chunk = bonus;
+    }
+    score += SCORE_MATCH + bonus + (at >= ns ? BONUS_NAME : 0);
     out[k] = prev = at;
     cursor = at + 1;
+    // Each later character adds at most a match in the name with the best bonus: its own word
+    // start (BONUS_SLASH at most) or this run's. Gaps only take away.
+    if (score + (m - 1 - k) * (SCORE_MATCH + BONUS_NAME + Math.max(BONUS_SLASH, chunk)) < floor) return -Infinity;
   }
+  return score;
 }
 
 /**
@@ -616,7 +688,7 @@ function alignForward(lower: string, path: string, q: string, latest: Int32Array
  * starts; and the same with as much of q as fits in the name kept there), its positions in
  * `positions`; -Infinity when q is no subsequence of the path.
  */
-function fuzzyAlign(lower: string, path: string, q: string, ns: number, latest: Int32Array, candidate: Int32Array, positions: Int32Array): number {
+function fuzzyAlign(lower: string, path: string, q: string, ns: number, latest: Int32Array, candidate: Int32Array, positions: Int32Array, floor = -Infinity): number {
   const m = q.length;
   let at = lower.length;
   let nameFrom = m;
@@ -626,15 +698,15 @@ function fuzzyAlign(lower: string, path: string, q: string, ns: number, latest: 
     latest[k] = at;
     if (at >= ns) nameFrom = k;
   }
-  alignForward(lower, path, q, latest, positions, m, ns);
-  let best = scorePositions(path, ns, positions, m);
-  // Unless the first alignment already keeps in the name all it can, try the name-first one.
-  if (nameFrom < m && positions[nameFrom]! < ns) {
-    alignForward(lower, path, q, latest, candidate, nameFrom, ns);
-    const score = scorePositions(path, ns, candidate, m);
+  resume.saved = false;
+  let best = alignForward(lower, path, q, latest, positions, nameFrom, ns, true, 0, 0, -2, 0, 0, floor);
+  // Unless the first alignment already keeps in the name all it can, try the name-first one (not
+  // when the first gave up before `nameFrom`: the second would share that hopeless start).
+  if (nameFrom < m && resume.saved && positions[nameFrom]! < ns) {
+    const score = alignForward(lower, path, q, latest, candidate, nameFrom, ns, false, nameFrom, resume.cursor, resume.prev, resume.score, resume.chunk, floor);
     if (score > best) {
       best = score;
-      positions.set(candidate.subarray(0, m));
+      positions.set(candidate.subarray(nameFrom, m), nameFrom);
     }
   }
   return best;
@@ -660,6 +732,11 @@ class FuzzyHeap {
     const la = this.nameLength[a]!;
     const lb = this.nameLength[b]!;
     return la !== lb ? la > lb : a > b;
+  }
+
+  /** The score a match must reach to be kept (ties are decided by worse()), -Infinity while there is room. */
+  floor(): number {
+    return this.size < this.ids.length ? -Infinity : this.scores[0]!;
   }
 
   offer(id: number, score: number): void {

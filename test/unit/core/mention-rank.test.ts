@@ -123,6 +123,52 @@ describe("mention ranking tiers", () => {
     );
   });
 
+  it("ranks queries with `/` (across folders and into the name) as the plain reading does (property)", () => {
+    // Queries cut from the paths themselves, so they often span one or more `/`: the per-folder
+    // memo of which query heads a folder ends with must give what a plain search of each path gives.
+    const deepPathArb = fc
+      .array(fc.constantFrom("src", "lib", "src/lib", "a", "b", "ab", "fooBar", "x.ts", "a.ts", "Über", "s"), { minLength: 1, maxLength: 6 })
+      .map((parts) => parts.join("/"));
+    const caseArb = fc.array(deepPathArb, { minLength: 1, maxLength: 40 }).chain((paths) =>
+      fc.tuple(
+        fc.constant(paths),
+        fc.oneof(
+          fc.tuple(fc.nat(paths.length - 1), fc.nat(40), fc.nat(12)).map(([n, from, length]) => paths[n]!.toLowerCase().slice(from, from + length + 1)),
+          fc.stringMatching(/^[abs/]{1,8}$/),
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 1, max: 8 }), ([paths, q], limit) => {
+        if (q === "") return;
+        const growing = index(paths);
+        const state = {};
+        for (let length = 1; length <= q.length; length++) {
+          const prefix = q.slice(0, length);
+          const { indices, tiers } = index(paths).search(prefix);
+          const expected = paths.map((path, n) => [n, referenceTier(path, prefix)] as const).filter(([, t]) => t !== -1);
+          expected.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+          assert.deepEqual(tiers, expected.map(([, t]) => t), `query "${prefix}"`);
+          const realCount = expected.filter(([, t]) => t !== Tier.Fuzzy).length;
+          assert.deepEqual(indices.slice(0, realCount), expected.slice(0, realCount).map(([n]) => n), `query "${prefix}"`);
+          // Typed one character at a time with a small limit: the same as a fresh full search.
+          const typed = growing.search(prefix, limit, state);
+          assert.deepEqual({ indices: typed.indices, tiers: typed.tiers }, { indices: indices.slice(0, limit), tiers: tiers.slice(0, limit) }, `typed "${prefix}"`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds a query with more `/` than the folder memo holds across the last one", () => {
+    const deep = `${"a/".repeat(35)}xy.ts`;
+    const query = `${"a/".repeat(35)}x`;
+    assert.equal(tier(deep, query), Tier.PathPrefix);
+    assert.equal(tier(`b/${deep}`, query), Tier.PathSubstring);
+    assert.equal(tier(`${"a/".repeat(40)}xy.ts`, query), Tier.PathSubstring);
+    assert.equal(tier(`${"a/".repeat(36)}ya/xy.ts`, query), Tier.Fuzzy);
+  });
+
   it("returns a permutation of the matches, stable, with no fuzzy match above a real one (property)", () => {
     fc.assert(
       fc.property(fc.array(pathArb, { maxLength: 40 }), queryArb, (paths, q) => {
