@@ -203,7 +203,8 @@ describe("Parley in a real VS Code (code-server)", function () {
     const chip = panel.getByLabel("Prompt for this chat");
     await chip.waitFor();
     assert.equal(await chip.inputValue(), saved.id);
-    assert.equal(await chip.locator("option:checked").textContent(), "Strict reviewer");
+    // The chat can show before the prompt list has loaded (the chip names the id meanwhile).
+    await chip.locator("option:checked", { hasText: "Strict reviewer" }).waitFor({ state: "attached" });
     const project = (await (await tab.request.get(`${apiBase()}api/projects`)).json())[0];
     const chats = await (await tab.request.get(`${apiBase()}api/projects/${project.id}/chats`)).json();
     assert.ok(chats.some((c: { promptId: string | null }) => c.promptId === saved.id));
