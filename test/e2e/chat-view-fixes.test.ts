@@ -140,6 +140,9 @@ describe("web UI: chat view fixes", function () {
     assert.equal(await page.locator(".turn-error").count(), 0, "the error is gone");
     await page.reload();
     await page.locator(".message.assistant", { hasText: "You said: hello over there" }).waitFor();
+    // Messages render one by one on a loaded machine: wait for the user's before counting it.
+    await page.locator(".message.user", { hasText: "hello over there" }).first().waitFor();
+    await idle(page);
     assert.equal(await page.locator(".message.user", { hasText: "hello over there" }).count(), 1, "and once after a reload");
   });
 
