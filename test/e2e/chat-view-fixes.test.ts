@@ -140,7 +140,7 @@ describe("web UI: chat view fixes", function () {
     assert.equal(await page.locator(".turn-error").count(), 0, "the error is gone");
     await page.reload();
     await page.locator(".message.assistant", { hasText: "You said: hello over there" }).waitFor();
-    // Messages render one by one on a loaded machine: wait for the user's before counting it.
+    // On a loaded machine the answer has shown a moment before the message: wait for both before counting.
     await page.locator(".message.user", { hasText: "hello over there" }).first().waitFor();
     await idle(page);
     assert.equal(await page.locator(".message.user", { hasText: "hello over there" }).count(), 1, "and once after a reload");
