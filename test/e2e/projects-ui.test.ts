@@ -144,6 +144,26 @@ describe("web UI: project cards", function () {
     assert.equal(await other.locator(".chat-item").count(), total);
   });
 
+  it("asks before the header's project picker drops a prompt's unsaved changes", async () => {
+    await page.goto("about:blank");
+    await page.goto(`${stack.url}/#/settings/defaults`);
+    const prompts = page.getByRole("region", { name: "Custom prompts" });
+    await prompts.getByRole("button", { name: "New prompt" }).click();
+    await prompts.getByLabel("Title", { exact: true }).fill("Half-written");
+    const picker = page.getByLabel("Project", { exact: true });
+    const before = await picker.inputValue();
+    const other = before === ids.main ? ids.other : ids.main;
+    await picker.selectOption(other);
+    const guard = prompts.getByRole("group", { name: "Unsaved changes" });
+    await guard.getByRole("button", { name: "Keep editing" }).click();
+    assert.equal(await picker.inputValue(), before, "still the project whose page asked");
+    assert.equal(await prompts.getByLabel("Title", { exact: true }).inputValue(), "Half-written");
+    await picker.selectOption(other);
+    await guard.getByRole("button", { name: "Discard changes" }).click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    assert.equal(await picker.inputValue(), other);
+  });
+
   it("fits 320 px with no serious axe violation, light and dark", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await ui!.browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });

@@ -97,12 +97,18 @@ export class AppState {
   }
 
   navigate(route: Route): void {
-    const go = () => {
-      window.location.hash = routeHash(route);
-      this.route = route;
-    };
+    this.leave(() => this.go(route));
+  }
+
+  /** Runs `go` once every leave guard agrees: now, or when the user discards their changes. */
+  private leave(go: () => void): void {
     for (const guard of this.leaveGuards) if (!guard(go)) return;
     go();
+  }
+
+  private go(route: Route): void {
+    window.location.hash = routeHash(route);
+    this.route = route;
   }
 
   /**
@@ -121,10 +127,13 @@ export class AppState {
     return () => this.listeners.delete(listener);
   }
 
-  async selectProject(id: string): Promise<void> {
-    this.projects.currentId = id;
-    this.navigate({ view: "chats" });
-    await Promise.all([this.chats.load(), this.settings.load()]);
+  /** Switches to another project's chats; a page with unsaved changes asks first (the switch waits for it). */
+  selectProject(id: string): void {
+    this.leave(() => {
+      this.projects.currentId = id;
+      this.go({ view: "chats" });
+      void Promise.all([this.chats.load(), this.settings.load()]).catch((error) => console.warn("Parley: loading the project failed", error));
+    });
   }
 
   /**
