@@ -152,7 +152,7 @@ describe("web UI: project cards", function () {
     await prompts.getByLabel("Title", { exact: true }).fill("Half-written");
     const picker = page.getByLabel("Project", { exact: true });
     const before = await picker.inputValue();
-    const other = before === ids.main ? ids.other : ids.main;
+    const other = (before === ids.main ? ids.other : ids.main)!;
     await picker.selectOption(other);
     const guard = prompts.getByRole("group", { name: "Unsaved changes" });
     await guard.getByRole("button", { name: "Keep editing" }).click();
