@@ -28,13 +28,3 @@ export function chatCardIcon(chat: Chat, prompts: readonly Prompt[]): { icon: Pr
   const prompt = prompts.find((p) => p.id === chat.cardPromptId && !p.overridden) ?? prompts.find((p) => p.id === chat.cardPromptId);
   return prompt ? { icon: prompt.icon, title: prompt.title } : undefined;
 }
-
-/** The UI label of a prompt icon (spec: Sparkles, Code, Search, Writing, Debug, Research). */
-export const ICON_LABELS: Record<PromptIcon, string> = {
-  sparkles: "Sparkles",
-  code: "Code",
-  search: "Search",
-  pencil: "Writing",
-  bug: "Debug",
-  book: "Research",
-};
