@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
-import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
+import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
 
 
@@ -158,24 +158,13 @@ describe("web UI: direct runs of agents and tools from the composer", function (
   });
 
   it("is readable at 320 px with the cards, and has no serious axe violations, light and dark", async () => {
-    for (const colorScheme of ["light", "dark"] as const) {
-      const context: BrowserContext = await ui!.browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });
-      try {
-        const narrow = await context.newPage();
-        await narrow.goto(`${stack.url}/?token=${stack.token}`);
-        await narrow.getByRole("heading", { name: "Chats" }).waitFor();
-        await narrow.goto(chatUrl);
-        const sub = narrow.getByRole("group", { name: "subagent reviewer", exact: true });
-        await sub.getByRole("group", { name: "shell", exact: true }).waitFor();
-        await sub.getByRole("button", { expanded: false }).first().click();
-        const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
-        await screenshot(narrow, `direct-320-${colorScheme}`);
-        const violations = await seriousViolations(narrow);
-        assert.deepEqual(violations, [], `${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
-      } finally {
-        await context.close();
-      }
-    }
+    await checkNarrowInBothThemes(ui!.browser, "direct", async (narrow) => {
+      await narrow.goto(`${stack.url}/?token=${stack.token}`);
+      await narrow.getByRole("heading", { name: "Chats" }).waitFor();
+      await narrow.goto(chatUrl);
+      const sub = narrow.getByRole("group", { name: "subagent reviewer", exact: true });
+      await sub.getByRole("group", { name: "shell", exact: true }).waitFor();
+      await sub.getByRole("button", { expanded: false }).first().click();
+    });
   });
 });

@@ -5,12 +5,13 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
 import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
+import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
@@ -135,28 +136,17 @@ describe("web UI: MCP servers", function () {
   });
 
   it("is readable at 320 px and has no serious axe violations, light and dark", async () => {
-    for (const colorScheme of ["light", "dark"] as const) {
-      const context: BrowserContext = await ui!.browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });
-      try {
-        const narrow = await context.newPage();
-        await narrow.goto(`${stack.url}/?token=${stack.token}`);
-        await narrow.getByRole("heading", { name: "Chats" }).waitFor();
-        await openMcpPage(narrow);
-        await server("Everything", narrow).locator(".words", { hasText: "Ready" }).waitFor();
-        await server("Everything", narrow).getByText(/^Tools \(\d+\)$/).click();
-        const stderr = server("Everything", narrow).getByText("Server output (stderr)");
-        if (await stderr.count()) await stderr.click();
-        await narrow.getByRole("button", { name: "Add server" }).click();
-        await narrow.getByRole("group", { name: "Add server" }).getByLabel("Id").waitFor();
-        const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
-        await screenshot(narrow, `mcp-320-${colorScheme}`);
-        const violations = await seriousViolations(narrow);
-        assert.deepEqual(violations, [], `${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
-      } finally {
-        await context.close();
-      }
-    }
+    await checkNarrowInBothThemes(ui!.browser, "mcp", async (narrow) => {
+      await narrow.goto(`${stack.url}/?token=${stack.token}`);
+      await narrow.getByRole("heading", { name: "Chats" }).waitFor();
+      await openMcpPage(narrow);
+      await server("Everything", narrow).locator(".words", { hasText: "Ready" }).waitFor();
+      await server("Everything", narrow).getByText(/^Tools \(\d+\)$/).click();
+      const stderr = server("Everything", narrow).getByText("Server output (stderr)");
+      if (await stderr.count()) await stderr.click();
+      await narrow.getByRole("button", { name: "Add server" }).click();
+      await narrow.getByRole("group", { name: "Add server" }).getByLabel("Id").waitFor();
+    });
   });
 
   it("disables, enables and removes a server (Remove asks first)", async () => {

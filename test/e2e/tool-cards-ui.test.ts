@@ -4,12 +4,13 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
 import { seriousViolations } from "../helpers/axe";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
+import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
 
 
@@ -173,25 +174,14 @@ describe("web UI: tool cards and the agent loop", function () {
   });
 
   it("is readable at 320 px and has no serious axe violations with a card expanded, light and dark", async () => {
-    for (const colorScheme of ["light", "dark"] as const) {
-      const context: BrowserContext = await ui!.browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });
-      try {
-        const narrow = await context.newPage();
-        await narrow.goto(`${stack.url}/?token=${stack.token}`);
-        await narrow.getByRole("heading", { name: "Chats" }).waitFor();
-        await narrow.goto(toolsChatUrl);
-        const edit = narrow.getByRole("group", { name: "file notes.txt", exact: true }).first();
-        await edit.getByRole("button", { expanded: false }).click();
-        await edit.getByLabel("Changes to notes.txt").waitFor();
-        await narrow.getByRole("group", { name: "shell", exact: true }).first().getByRole("button", { expanded: false }).click();
-        const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
-        await screenshot(narrow, `tools-320-${colorScheme}`);
-        const violations = await seriousViolations(narrow);
-        assert.deepEqual(violations, [], `${colorScheme}: ${JSON.stringify(violations, null, 2)}`);
-      } finally {
-        await context.close();
-      }
-    }
+    await checkNarrowInBothThemes(ui!.browser, "tools", async (narrow) => {
+      await narrow.goto(`${stack.url}/?token=${stack.token}`);
+      await narrow.getByRole("heading", { name: "Chats" }).waitFor();
+      await narrow.goto(toolsChatUrl);
+      const edit = narrow.getByRole("group", { name: "file notes.txt", exact: true }).first();
+      await edit.getByRole("button", { expanded: false }).click();
+      await edit.getByLabel("Changes to notes.txt").waitFor();
+      await narrow.getByRole("group", { name: "shell", exact: true }).first().getByRole("button", { expanded: false }).click();
+    });
   });
 });
