@@ -4,7 +4,7 @@
 // Tiers, best first: exact name; name prefix; name word start (after / _ . - : or a camelCase
 // hump); name substring; path prefix; path substring; other search text (tags, descriptions);
 // fuzzy subsequence of the path (which covers the name). Case-insensitive. Ties keep catalog order;
-// inside the fuzzy tier, matches are ordered by match quality first (see fuzzyAlign).
+// inside the fuzzy tier, matches are ordered by match quality first (see mention-fuzzy.ts).
 
 export const enum Tier {
   Exact = 0,
@@ -22,10 +22,13 @@ const UNKNOWN = -2;
 const NONE = 255;
 /** A candidate that is no real match and may be a fuzzy one. */
 const PENDING = 254;
-/** Fuzzy scoring looks at this many query characters at most (the contract caps q at 500). */
-const MAX_FUZZY_QUERY = 512;
+/** A candidate that turned out to match nothing. */
+const DROPPED = 253;
 /** A query's `/` heads memoised per folder, one bit each (a signed 32-bit mask keeps 31). */
 const MAX_HEADS = 31;
+
+import { FolderCache, FolderSplits, FuzzyHeap, FuzzyQuery, IMPOSSIBLE, MAX_FUZZY_QUERY, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "./mention-fuzzy";
+import { bigramMask, charClass, classMask, EXACT_CLASSES, wordStartAt } from "./mention-text";
 
 export type IndexEntry = {
   /** What is searched as the path; for non-file items, the label itself. */
@@ -35,57 +38,6 @@ export type IndexEntry = {
   /** Other search text: tags, descriptions. */
   other?: string;
 };
-
-const SEPARATORS = "/_.-: ";
-// Unicode-aware case tests (Ü is a hump too); they run when the index is built, not per keystroke.
-const isUpper = (c: string) => c !== c.toLowerCase();
-const isLowerOrDigit = (c: string) => c !== c.toUpperCase() || (c >= "0" && c <= "9");
-
-/** A word starts at name position k (k > 0) after a separator or at a camelCase hump. */
-function wordStartAt(original: string, index: number): boolean {
-  const prev = original[index - 1]!;
-  const cur = original[index]!;
-  return SEPARATORS.includes(prev) || (isLowerOrDigit(prev) && isUpper(cur));
-}
-
-/**
- * Characters fall into 32 classes, one bit each: a to z exactly, the separators `/ _ . -` exactly,
- * and two shared classes (digits, everything else). A mask says which classes a string contains.
- */
-const EXACT_CLASSES = 30;
-function charClass(code: number): number {
-  if (code >= 97 && code <= 122) return code - 97;
-  if (code === 47) return 26; // "/"
-  if (code === 95) return 27; // "_"
-  if (code === 46) return 28; // "."
-  if (code === 45) return 29; // "-"
-  if (code >= 48 && code <= 57) return 30;
-  return 31;
-}
-
-// Masks are kept as signed 32-bit values: `&` yields a signed result, so comparing `(a & m) === m`
-// only works when m is signed too (bit 31, the class of "other" characters, would break it).
-function classMask(lower: string, from = 0): number {
-  let mask = 0;
-  for (let k = from; k < lower.length; k++) mask |= 1 << charClass(lower.charCodeAt(k));
-  return mask | 0;
-}
-
-/** Adjacent pairs hashed into 64 buckets (two words): a name without one of q's pairs cannot contain q. */
-function bigramBucket(a: number, b: number): number {
-  return (charClass(a) * 37 + charClass(b)) & 63;
-}
-
-function bigramMask(lower: string, from: number): [number, number] {
-  let low = 0;
-  let high = 0;
-  for (let k = from + 1; k < lower.length; k++) {
-    const bucket = bigramBucket(lower.charCodeAt(k - 1), lower.charCodeAt(k));
-    if (bucket < 32) low |= 1 << bucket;
-    else high |= 1 << (bucket - 32);
-  }
-  return [low | 0, high | 0];
-}
 
 /** How many leading characters of q (from `k`) appear in order in `text` from `from` (greedy). */
 function subsequencePrefix(text: string, q: string, k: number, from: number): number {
@@ -100,6 +52,8 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
 
 /** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
 export type SearchState = { query?: string; matches?: Int32Array };
+/** Folder caches an index keeps (each about 180 bytes a folder), for the typists seen last. */
+const FOLDER_CACHES = 2;
 
 /**
  * The searchable form of a list of entries, built once per scan, so that a keystroke never
@@ -142,7 +96,14 @@ export class MentionIndex {
   private readonly nameMatches: Int32Array;
   private nameMatchCount = 0;
   private readonly dirId: Int32Array;
+  /** Each folder (with its closing `/`) as written and lower-cased. */
+  private readonly dirOriginal: string[] = [];
   private readonly dirLower: string[] = [];
+  /** The masks of all names in a folder OR-ed, for a bound that holds for each of them. */
+  private dirNameStarts = new Int32Array(0);
+  private dirNameClasses = new Int32Array(0);
+  private dirNameBigramsLow = new Int32Array(0);
+  private dirNameBigramsHigh = new Int32Array(0);
   private dirFirst = new Int32Array(0);
   private dirConsumed = new Int32Array(0);
   /**
@@ -158,9 +119,16 @@ export class MentionIndex {
   /** Scratch for one keystroke (a search runs to completion before the next starts). */
   private readonly scratch: Int32Array;
   private readonly tierBuffer: Uint8Array;
-  private readonly positions = new Int32Array(MAX_FUZZY_QUERY);
-  private readonly latest = new Int32Array(MAX_FUZZY_QUERY);
-  private readonly candidate = new Int32Array(MAX_FUZZY_QUERY);
+  /**
+   * Scratch for the fuzzy tier, per folder: whether it is worked out this keystroke, how much of q
+   * it holds, and for each split t the best bound of the splits from t on (m + 1 a folder).
+   */
+  private folderSeen = new Uint8Array(0);
+  private folderConsumed = new Int32Array(0);
+  private folderTail = new Int32Array(0);
+  /** Scratch for the fuzzy tier, per candidate position: its bound, and the positions by bound. */
+  private entryBound = new Int32Array(0);
+  private entryOrder = new Int32Array(0);
   /** The narrowing state of callers that do not keep their own. */
   private readonly sharedState: SearchState = {};
 
@@ -240,12 +208,14 @@ export class MentionIndex {
       this.hasOther[i] = otherLower === undefined ? 0 : 1;
       this.anyClasses[i] = (classMask(lower) | (otherLower === undefined ? 0 : classMask(otherLower))) >>> 0;
       [this.nameBigramsLow[i], this.nameBigramsHigh[i]] = bigramMask(lower, ns);
-      const dir = lower.slice(0, ns);
+      // Keyed as written: the fuzzy score's camelCase humps read the folder's own letters.
+      const dir = path.slice(0, ns);
       let id = dirIds.get(dir);
       if (id === undefined) {
         id = this.dirLower.length;
         dirIds.set(dir, id);
-        this.dirLower.push(dir);
+        this.dirOriginal.push(dir);
+        this.dirLower.push(lower === path ? dir : lower.slice(0, ns));
       }
       this.dirId[i] = id;
       nameParts[i] = lower.slice(ns);
@@ -263,6 +233,25 @@ export class MentionIndex {
     this.dirFirst = new Int32Array(this.dirLower.length);
     this.dirConsumed = new Int32Array(this.dirLower.length);
     this.dirHeads = new Int32Array(this.dirLower.length);
+    this.indexFolders();
+  }
+
+  /** Per folder, its names' masks OR-ed (see dirNameStarts). */
+  private indexFolders(): void {
+    const folders = this.dirLower.length;
+    this.dirNameStarts = new Int32Array(folders);
+    this.dirNameClasses = new Int32Array(folders);
+    this.dirNameBigramsLow = new Int32Array(folders);
+    this.dirNameBigramsHigh = new Int32Array(folders);
+    for (let i = 0; i < this.size; i++) {
+      const d = this.dirId[i]!;
+      this.dirNameStarts[d]! |= this.wordStartClasses[i]!;
+      this.dirNameClasses[d]! |= this.nameClasses[i]!;
+      this.dirNameBigramsLow[d]! |= this.nameBigramsLow[i]!;
+      this.dirNameBigramsHigh[d]! |= this.nameBigramsHigh[i]!;
+    }
+    this.folderSeen = new Uint8Array(folders);
+    this.folderConsumed = new Int32Array(folders);
   }
 
   /** The tier of entry `i` for a query (for tests and one-off checks), or -1. */
@@ -336,25 +325,16 @@ export class MentionIndex {
     }
     let fuzzy = 0;
     if (indices.length < limit && real < count) {
-      // Fuzzy matches rank last, best first: each is scored until it cannot make the heap, which keeps
-      // the best few.
+      // Fuzzy matches rank last, best first: a bounded heap keeps the best few.
       const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
-      const fq = q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q;
+      fuzzy = this.rankFuzzy(q, count, heap, state);
+      // Keep, in catalog order, the real matches, the fuzzy ones and those never looked at: the
+      // next keystroke narrows from a superset of its matches, which is all it needs.
       let kept = 0;
       for (let n = 0; n < count; n++) {
-        const i = out[n]!;
-        if (tiers[n] !== PENDING) {
-          out[kept] = i;
-          tiers[kept++] = tiers[n]!;
-          continue;
-        }
-        if (!this.isFuzzy(i, q)) continue;
-        fuzzy++;
-        out[kept] = i;
-        tiers[kept++] = Tier.Fuzzy;
-        // Once the heap is full, an alignment that cannot reach its worst score stops early.
-        const score = fuzzyAlign(this.lower[i]!, this.paths[i]!, fq, this.nameStart[i]!, this.latest, this.candidate, this.positions, heap.floor());
-        if (score !== -Infinity) heap.offer(i, score);
+        if (tiers[n] === DROPPED) continue;
+        out[kept] = out[n]!;
+        tiers[kept++] = tiers[n]!;
       }
       count = kept;
       for (const i of heap.drain()) {
@@ -365,6 +345,153 @@ export class MentionIndex {
     state.query = q;
     state.matches = out.slice(0, count);
     return { indices, tiers: tierOut, total: real + fuzzy };
+  }
+
+  /**
+   * The fuzzy tier: the PENDING candidates among the first `count` of the scratch lists, best first
+   * into `heap`. Each gets an upper bound of its score from masks: the best its name allows with
+   * all of q in the name, or the best its folder allows for the other splits (once per folder).
+   * They are read from the highest bound down; once the heap is full, those below its worst kept
+   * score are left PENDING unread. Those that cannot match at all are marked DROPPED, the matches
+   * Tier.Fuzzy. Returns how many matched.
+   */
+  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): number {
+    const out = this.scratch;
+    const tiers = this.tierBuffer;
+    const { folderSeen, folderConsumed } = this;
+    if (this.entryBound.length < this.size) {
+      this.entryBound = new Int32Array(this.size);
+      this.entryOrder = new Int32Array(this.size);
+    }
+    const { entryBound, entryOrder } = this;
+    const fq = new FuzzyQuery(q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q);
+    const m = fq.m;
+    const stride = m + 1;
+    if (this.folderTail.length < this.dirLower.length * stride) this.folderTail = new Int32Array(this.dirLower.length * stride);
+    const tail = this.folderTail;
+    const splits = new FolderSplits(m);
+    const cache = this.folderCache(state);
+    const cached = cache.prepare(fq.q);
+    const folderParts = (d: number) => (cached ? cache.take(fq, d, this.dirLower[d]!, this.dirOriginal[d]!, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!));
+    const bounds = new Int32Array(m);
+    const scratch = new NameScratch(m);
+    let top = 0;
+    let pending = 0;
+    for (let n = 0; n < count; n++) {
+      if (tiers[n] !== PENDING) continue;
+      const i = out[n]!;
+      const d = this.dirId[i]!;
+      if (!folderSeen[d]) {
+        folderSeen[d] = 1;
+        folderParts(d);
+        folderConsumed[d] = splits.consumed;
+        nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
+        tailBounds(splits, bounds, m, tail, d * stride);
+      }
+      // Splits before `first` leave the name a class it lacks; past the folder's reach, nothing fits.
+      const classes = this.nameClasses[i]!;
+      const first = fq.firstSplit(classes);
+      if (first > folderConsumed[d]!) {
+        tiers[n] = DROPPED;
+        continue;
+      }
+      let bound = first === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, classes, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
+      const from = Math.max(1, first);
+      if (from <= folderConsumed[d]!) bound = Math.max(bound, tail[d * stride + from]!);
+      if (!possible(bound)) {
+        tiers[n] = DROPPED;
+        continue;
+      }
+      entryBound[n] = bound;
+      pending++;
+      if (bound > top) top = bound;
+    }
+    // Positions by bound, highest first (a counting sort; bounds below 0 share the last place).
+    const starts = new Int32Array(top + 2);
+    for (let n = 0; n < count; n++) {
+      folderSeen[this.dirId[out[n]!]!] = 0;
+      if (tiers[n] === PENDING) starts[top - Math.max(0, entryBound[n]!) + 1]!++;
+    }
+    for (let b = 1; b <= top + 1; b++) starts[b]! += starts[b - 1]!;
+    for (let n = 0; n < count; n++) if (tiers[n] === PENDING) entryOrder[starts[top - Math.max(0, entryBound[n]!)]!++] = n;
+
+    let fuzzy = 0;
+    for (let k = 0; k < pending; k++) {
+      const n = entryOrder[k]!;
+      // A bound below the worst kept score rules out this one and, but for those below 0, every
+      // later one; a tie with it still loses unless the name is shorter or comes first.
+      if (entryBound[n]! < heap.floor()) {
+        if (entryBound[n]! > 0) break;
+        continue;
+      }
+      const i = out[n]!;
+      if (heap.rejects(i, entryBound[n]!)) continue;
+      folderParts(this.dirId[i]!);
+      // The same bound from this name's own masks for every split: tighter than the folder's.
+      nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+      if (heap.rejects(i, bestBound(splits, bounds, m))) continue;
+      const score = this.entryScore(i, fq, splits, bounds, scratch);
+      // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
+      if (!possible(score) || (q.length > m && !this.isFuzzy(i, q))) {
+        tiers[n] = DROPPED;
+        continue;
+      }
+      tiers[n] = Tier.Fuzzy;
+      fuzzy++;
+      heap.offer(i, score);
+    }
+    return fuzzy;
+  }
+
+  private readonly folderCaches: { owner: SearchState; cache: FolderCache; used: number }[] = [];
+  private clock = 0;
+
+  /** The caller's folder cache: its own while it types, else the one used longest ago, reset. */
+  private folderCache(state: SearchState): FolderCache {
+    let held = this.folderCaches.find((c) => c.owner === state);
+    if (!held) {
+      if (this.folderCaches.length < FOLDER_CACHES) this.folderCaches.push((held = { owner: state, cache: new FolderCache(this.dirLower.length), used: 0 }));
+      else {
+        held = this.folderCaches.reduce((a, b) => (a.used <= b.used ? a : b));
+        held.owner = state;
+        held.cache.reset();
+      }
+    }
+    held.used = ++this.clock;
+    return held.cache;
+  }
+
+  /** Which split entryScore took last (for highlights). */
+  private bestSplit = 0;
+
+  /**
+   * Entry i's fuzzy score: the best of its splits (the folder part from `splits`, of its folder,
+   * the name part read here), IMPOSSIBLE when q is no subsequence of its path. `bounds` are the
+   * entry's name bounds: a split that cannot beat the best so far is not read.
+   */
+  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch): number {
+    const m = fq.m;
+    const lower = this.lower[i]!;
+    const ns = this.nameStart[i]!;
+    const lo = nameTail(fq, lower, ns, scratch);
+    const hi = Math.min(splits.consumed, m);
+    let best = IMPOSSIBLE;
+    this.bestSplit = -1;
+    // From the split with most of q in the name, usually the best: the others rarely need reading.
+    for (let s = lo; s <= hi; s++) {
+      let total: number;
+      if (s === m) total = splits.z;
+      else {
+        if (splits.bound(s, m, bounds[s]!) <= best) continue;
+        const name = nameSplit(fq, lower, this.paths[i]!, ns, s, scratch);
+        total = splits.total(s, m, name, scratch.first);
+      }
+      if (total > best) {
+        best = total;
+        this.bestSplit = s;
+      }
+    }
+    return best;
   }
 
   /**
@@ -409,8 +536,23 @@ export class MentionIndex {
 
   /** How well `query` matches entry `i` as a fuzzy subsequence (higher is better), or -Infinity. */
   fuzzyScore(i: number, query: string): number {
-    const q = query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY).toLowerCase() : query.toLowerCase();
-    return fuzzyAlign(this.lower[i]!, this.paths[i]!, q, this.nameStart[i]!, this.latest, this.candidate, this.positions);
+    const score = this.scoreOne(i, query).score;
+    return possible(score) ? score : -Infinity;
+  }
+
+  /** One entry's fuzzy score, the split it came from and the scratch holding that split's name positions. */
+  private scoreOne(i: number, query: string): { score: number; split: number; fq: FuzzyQuery; scratch: NameScratch } {
+    const fq = new FuzzyQuery((query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY) : query).toLowerCase());
+    const d = this.dirId[i]!;
+    const splits = new FolderSplits(fq.m).compute(fq, this.dirLower[d]!, this.dirOriginal[d]!);
+    const bounds = new Int32Array(fq.m);
+    const scratch = new NameScratch(fq.m);
+    nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+    const score = this.entryScore(i, fq, splits, bounds, scratch);
+    const split = this.bestSplit;
+    // Leave the winning split's positions in the scratch.
+    if (possible(score) && split < fq.m) nameSplit(fq, this.lower[i]!, this.paths[i]!, this.nameStart[i]!, split, scratch);
+    return { score, split, fq, scratch };
   }
 
   /** [start, end) ranges of the matched characters inside the entry's name. */
@@ -433,9 +575,9 @@ export class MentionIndex {
       return end > start ? [[start - ns, end - ns]] : [];
     }
     if (tier === Tier.Fuzzy) {
-      const m = Math.min(q.length, MAX_FUZZY_QUERY);
-      if (fuzzyAlign(lower, this.paths[i]!, q.slice(0, m), ns, this.latest, this.candidate, this.positions) === -Infinity) return [];
-      return mergeRanges(Array.from(this.positions.subarray(0, m)).filter((p) => p >= ns).map((p) => p - ns));
+      const { score, split, fq, scratch } = this.scoreOne(i, q);
+      if (!possible(score)) return [];
+      return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
     }
     return [];
   }
@@ -601,188 +743,28 @@ function queryBigrams(q: string): [number, number] {
   return bigramMask(q, 0);
 }
 
-// Fuzzy match quality, in the manner of fzf's scoring: every matched character scores, more at a
-// word start (after `/`, after `_ . - :` or a space, at a camelCase hump), doubled for the first
-// query character; a contiguous run keeps the bonus of where it started; gaps cost by length;
-// characters in the name score a little more than in the folder.
-const SCORE_MATCH = 16;
-const GAP_START = 3;
-const GAP_EXTENSION = 1;
-const BONUS_SLASH = 10;
-const BONUS_SEPARATOR = 8;
-const BONUS_CAMEL = 7;
-const BONUS_CONSECUTIVE = 4;
-const BONUS_NAME = 2;
-const LOOKAHEAD = 24;
-
-function boundaryBonus(path: string, at: number): number {
-  if (at === 0) return BONUS_SLASH;
-  const prev = path.charCodeAt(at - 1);
-  if (prev === 47) return BONUS_SLASH;
-  if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
-  const cur = path.charCodeAt(at);
-  if (cur < 128 && prev < 128) return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
-  const p = path[at - 1];
-  const c = path[at];
-  return p !== undefined && c !== undefined && isLowerOrDigit(p) && isUpper(c) ? BONUS_CAMEL : 0;
+/**
+ * For each split t from 1 to what the folder holds, the best bound of the splits from t on (the
+ * folder part with upper bounds of the name part) into tail[at + t].
+ */
+function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: Int32Array, at: number): void {
+  let best = IMPOSSIBLE;
+  for (let s = Math.min(splits.consumed, m); s >= 1; s--) {
+    if (s === m || possible(bounds[s]!)) best = Math.max(best, splits.bound(s, m, s < m ? bounds[s]! : 0));
+    tail[at + s] = best;
+  }
 }
 
-/** Where the first alignment stood when it reached `nameFrom`: the name-first one resumes there. */
-const resume = { saved: false, cursor: 0, prev: -2, score: 0, chunk: 0 };
-
-/**
- * Forward match of q[k..] from `cursor`, never past `latest[k]` (the last position from which the
- * rest still matches): takes the next occurrence when it continues a run, else the first word start
- * up to `latest[k]`, else the next occurrence. Scores as it goes (see SCORE_MATCH) and returns the
- * score. With `save`, it records its state on reaching `nameFrom` in `resume`; without, it starts
- * q[nameFrom] no earlier than `ns` (the name-first alignment, resumed from that state: up to
- * `nameFrom` both alignments are the same, so that part is neither matched nor scored twice).
- * It gives up (-Infinity) as soon as even the best possible rest could not reach `floor`.
- */
-function alignForward(lower: string, path: string, q: string, latest: Int32Array, out: Int32Array, nameFrom: number, ns: number, save: boolean, k: number, cursor: number, prev: number, score: number, chunk: number, floor: number): number {
-  const m = q.length;
-  for (; k < m; k++) {
-    if (k === nameFrom) {
-      if (save) {
-        resume.saved = true;
-        resume.cursor = cursor;
-        resume.prev = prev;
-        resume.score = score;
-        resume.chunk = chunk;
-      } else if (cursor < ns) cursor = ns;
-    }
-    const ch = q[k]!;
-    let at = lower.indexOf(ch, cursor);
-    let bonus = boundaryBonus(path, at);
-    if (at !== prev + 1 && bonus === 0) {
-      // A word start a little further on is worth the gap (looked for within a short window).
-      const until = Math.min(latest[k]!, at + LOOKAHEAD);
-      for (let b = lower.indexOf(ch, at + 1); b !== -1 && b <= until; b = lower.indexOf(ch, b + 1)) {
-        const there = boundaryBonus(path, b);
-        if (there > 0) {
-          at = b;
-          bonus = there;
-          break;
-        }
-      }
-    }
-    // The first character's bonus counts double; a contiguous run keeps the bonus of its start.
-    if (k === 0) bonus *= 2;
-    if (at === prev + 1) bonus = Math.max(bonus, chunk, BONUS_CONSECUTIVE);
-    else {
-      if (k > 0) score -= GAP_START + (at - prev - 2) * GAP_EXTENSION;
-      chunk = bonus;
-    }
-    score += SCORE_MATCH + bonus + (at >= ns ? BONUS_NAME : 0);
-    out[k] = prev = at;
-    cursor = at + 1;
-    // Each later character adds at most a match in the name with the best bonus: its own word
-    // start (BONUS_SLASH at most) or this run's. Gaps only take away.
-    if (score + (m - 1 - k) * (SCORE_MATCH + BONUS_NAME + Math.max(BONUS_SLASH, chunk)) < floor) return -Infinity;
-  }
-  return score;
-}
-
-/**
- * The score of the best of two alignments of q in the path (matched left to right preferring word
- * starts; and the same with as much of q as fits in the name kept there), its positions in
- * `positions`; -Infinity when q is no subsequence of the path.
- */
-function fuzzyAlign(lower: string, path: string, q: string, ns: number, latest: Int32Array, candidate: Int32Array, positions: Int32Array, floor = -Infinity): number {
-  const m = q.length;
-  let at = lower.length;
-  let nameFrom = m;
-  for (let k = m - 1; k >= 0; k--) {
-    at = lower.lastIndexOf(q[k]!, at - 1);
-    if (at === -1) return -Infinity;
-    latest[k] = at;
-    if (at >= ns) nameFrom = k;
-  }
-  resume.saved = false;
-  let best = alignForward(lower, path, q, latest, positions, nameFrom, ns, true, 0, 0, -2, 0, 0, floor);
-  // Unless the first alignment already keeps in the name all it can, try the name-first one (not
-  // when the first gave up before `nameFrom`: the second would share that hopeless start).
-  if (nameFrom < m && resume.saved && positions[nameFrom]! < ns) {
-    const score = alignForward(lower, path, q, latest, candidate, nameFrom, ns, false, nameFrom, resume.cursor, resume.prev, resume.score, resume.chunk, floor);
-    if (score > best) {
-      best = score;
-      positions.set(candidate.subarray(nameFrom, m), nameFrom);
-    }
+/** The best any split allows, from the folder part and upper bounds of the name part. */
+function bestBound(splits: FolderSplits, bounds: Int32Array, m: number): number {
+  let best = IMPOSSIBLE;
+  const hi = Math.min(splits.consumed, m);
+  for (let s = 0; s <= hi; s++) {
+    if (s < m && !possible(bounds[s]!)) continue;
+    const bound = splits.bound(s, m, s < m ? bounds[s]! : 0);
+    if (bound > best) best = bound;
   }
   return best;
-}
-
-/** The best `capacity` fuzzy matches: higher score, then shorter name, then catalog order. */
-class FuzzyHeap {
-  private readonly ids: Int32Array;
-  private readonly scores: Float64Array;
-  private size = 0;
-
-  constructor(
-    private readonly capacity: number,
-    private readonly nameLength: Uint16Array,
-  ) {
-    this.ids = new Int32Array(Math.max(0, Math.min(capacity, 1 << 20)));
-    this.scores = new Float64Array(this.ids.length);
-  }
-
-  /** Whether (a, sa) ranks below (b, sb). */
-  private worse(a: number, sa: number, b: number, sb: number): boolean {
-    if (sa !== sb) return sa < sb;
-    const la = this.nameLength[a]!;
-    const lb = this.nameLength[b]!;
-    return la !== lb ? la > lb : a > b;
-  }
-
-  /** The score a match must reach to be kept (ties are decided by worse()), -Infinity while there is room. */
-  floor(): number {
-    return this.size < this.ids.length ? -Infinity : this.scores[0]!;
-  }
-
-  offer(id: number, score: number): void {
-    const { ids, scores } = this;
-    if (ids.length === 0) return;
-    if (this.size < ids.length) {
-      // Sift up: the root holds the worst kept match.
-      let k = this.size++;
-      while (k > 0) {
-        const parent = (k - 1) >> 1;
-        if (!this.worse(id, score, ids[parent]!, scores[parent]!)) break;
-        ids[k] = ids[parent]!;
-        scores[k] = scores[parent]!;
-        k = parent;
-      }
-      ids[k] = id;
-      scores[k] = score;
-      return;
-    }
-    if (this.worse(id, score, ids[0]!, scores[0]!)) return;
-    this.siftDown(id, score);
-  }
-
-  private siftDown(id: number, score: number): void {
-    const { ids, scores, size } = this;
-    let k = 0;
-    for (;;) {
-      let child = 2 * k + 1;
-      if (child >= size) break;
-      if (child + 1 < size && this.worse(ids[child + 1]!, scores[child + 1]!, ids[child]!, scores[child]!)) child++;
-      if (!this.worse(ids[child]!, scores[child]!, id, score)) break;
-      ids[k] = ids[child]!;
-      scores[k] = scores[child]!;
-      k = child;
-    }
-    ids[k] = id;
-    scores[k] = score;
-  }
-
-  /** The kept matches, best first. */
-  drain(): number[] {
-    const order = Array.from(this.ids.subarray(0, this.size), (id, k) => [id, this.scores[k]!] as const);
-    order.sort((a, b) => (this.worse(a[0], a[1], b[0], b[1]) ? 1 : this.worse(b[0], b[1], a[0], a[1]) ? -1 : 0));
-    this.size = 0;
-    return order.map(([id]) => id);
-  }
 }
 
 function mergeRanges(positions: number[]): [number, number][] {

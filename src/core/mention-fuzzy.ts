@@ -1,0 +1,489 @@
+// Fuzzy match quality for the @ popup's last tier, in the manner of fzf's scoring: every matched
+// character scores, more at a word start (after `/`, after `_ . - :` or a space, at a camelCase
+// hump), doubled for the first query character; a contiguous run keeps the bonus of where it
+// started; gaps cost by length; characters in the name score a little more than in the folder.
+//
+// An alignment splits the query in two: its first s characters in the folder, the rest in the
+// name. Files share folders (about twelve to one in real trees), so the folder part of every split
+// is worked out once per folder and keystroke (FolderSplits), and a file costs only its short
+// name (nameSplits). The score of a file is the best of its splits. Upper bounds from character
+// masks (nameBounds) let a keystroke skip whole folders, and files inside the ones it reads, whose
+// best possible score cannot make the list: with a bound that never underestimates, the ranked
+// list is the same as scoring everything.
+import { bigramBucket, charClass, isLowerOrDigit, isUpper } from "./mention-text";
+
+const SCORE_MATCH = 16;
+const GAP_START = 3;
+const GAP_EXTENSION = 1;
+const BONUS_SLASH = 10;
+const BONUS_SEPARATOR = 8;
+const BONUS_CAMEL = 7;
+const BONUS_CONSECUTIVE = 4;
+const BONUS_NAME = 2;
+/** How far past the next occurrence a word start is looked for. */
+const LOOKAHEAD = 24;
+/** The largest word-start bonus (BONUS_SLASH), and what the first query character gets there. */
+const BEST_START = BONUS_SLASH;
+const BEST_FIRST = 2 * BONUS_SLASH;
+/** Scoring looks at this many query characters at most (the contract caps q at 500). */
+export const MAX_FUZZY_QUERY = 512;
+/** A score no alignment has: a split that does not fit. Sums of two stay far from overflowing. */
+export const IMPOSSIBLE = -(1 << 28);
+export const possible = (score: number) => score > IMPOSSIBLE / 2;
+
+function boundaryBonus(path: string, at: number): number {
+  if (at === 0) return BONUS_SLASH;
+  const prev = path.charCodeAt(at - 1);
+  if (prev === 47) return BONUS_SLASH;
+  if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
+  const cur = path.charCodeAt(at);
+  if (cur < 128 && prev < 128) return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
+  const p = path[at - 1];
+  const c = path[at];
+  return p !== undefined && c !== undefined && isLowerOrDigit(p) && isUpper(c) ? BONUS_CAMEL : 0;
+}
+
+/** A word start a little further on is worth a gap: the first `code` after `at`, up to `until`, that starts a word, or -1. */
+function wordStartWithin(lower: string, original: string, code: number, at: number, until: number): number {
+  for (let b = at + 1; b <= until; b++) if (lower.charCodeAt(b) === code && boundaryBonus(original, b) > 0) return b;
+  return -1;
+}
+
+/** A lower-case query (at most MAX_FUZZY_QUERY characters) prepared once per keystroke. */
+export class FuzzyQuery {
+  readonly m: number;
+  readonly codes: Int32Array;
+  /** Each character's class bit (see charClass). */
+  readonly bits: Int32Array;
+  /** pairs[k] (k > 0): the bigram bucket of q[k-1] q[k]. */
+  readonly pairs: Int32Array;
+  /** suffix[k]: the classes of q[k..m) (suffix[m] is 0). */
+  readonly suffix: Int32Array;
+
+  constructor(readonly q: string) {
+    const m = (this.m = q.length);
+    this.codes = new Int32Array(m);
+    this.bits = new Int32Array(m);
+    this.pairs = new Int32Array(m);
+    this.suffix = new Int32Array(m + 1);
+    for (let k = 0; k < m; k++) {
+      const code = q.charCodeAt(k);
+      this.codes[k] = code;
+      this.bits[k] = 1 << charClass(code);
+      if (k > 0) this.pairs[k] = bigramBucket(q.charCodeAt(k - 1), code);
+    }
+    for (let k = m - 1; k >= 0; k--) this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
+  }
+
+  /** The first split whose rest could fit in a name with these classes (m: only all of q in the folder). */
+  firstSplit(classes: number): number {
+    let s = 0;
+    while ((this.suffix[s]! & ~classes) !== 0) s++;
+    return s;
+  }
+}
+
+/** A left-to-right alignment in a folder, one character at a time: five numbers in a state array. */
+const CURSOR = 0; // where the next character is looked for; -1 once one was not there
+const PREV = 1;
+const SCORE = 2;
+const CHUNK = 3;
+const REACHED = 4; // how many characters it placed
+const PASS = 5;
+/** Per folder: two passes, one that waits for a word start a little further on, one plain greedy (see extendPasses). */
+const PASSES = 2 * PASS;
+
+function startPasses(state: Int32Array, at: number): void {
+  for (let p = at; p < at + PASSES; p += PASS) {
+    state[p + CURSOR] = 0;
+    state[p + PREV] = -2;
+    state[p + SCORE] = 0;
+    state[p + CHUNK] = 0;
+    state[p + REACHED] = 0;
+  }
+}
+
+/** Places q[k] for the pass at `p` in `state`; false when the folder has no more of it. */
+function advance(state: Int32Array, p: number, k: number, code: number, dir: string, original: string, lookahead: boolean): boolean {
+  const cursor = state[p + CURSOR]!;
+  if (cursor < 0) return false;
+  const end = dir.length;
+  let at = cursor;
+  while (at < end && dir.charCodeAt(at) !== code) at++;
+  if (at === end) {
+    state[p + CURSOR] = -1;
+    return false;
+  }
+  const prev = state[p + PREV]!;
+  let bonus = boundaryBonus(original, at);
+  if (lookahead && at !== prev + 1 && bonus === 0) {
+    const later = wordStartWithin(dir, original, code, at, Math.min(end - 1, at + LOOKAHEAD));
+    if (later !== -1) {
+      at = later;
+      bonus = boundaryBonus(original, at);
+    }
+  }
+  let score = state[p + SCORE]!;
+  if (k === 0) bonus *= 2;
+  if (at === prev + 1) bonus = Math.max(bonus, state[p + CHUNK]!, BONUS_CONSECUTIVE);
+  else {
+    if (k > 0) score -= GAP_START + (at - prev - 2) * GAP_EXTENSION;
+    state[p + CHUNK] = bonus;
+  }
+  state[p + SCORE] = score + SCORE_MATCH + bonus;
+  state[p + PREV] = at;
+  state[p + CURSOR] = at + 1;
+  state[p + REACHED] = k + 1;
+  return true;
+}
+
+/**
+ * Takes q[from..to) into a folder's passes (at `at` in `state`), writing x and y for each split
+ * s = k + 1 at x[base + s] (see FolderSplits). The word-start pass decides; the greedy one is
+ * needed only where that one ran out of folder (it fits as much as can fit), so it starts then,
+ * from the query's start.
+ */
+function extendPasses(fq: FuzzyQuery, from: number, to: number, dir: string, original: string, state: Int32Array, at: number, x: Int32Array, y: Int32Array, base: number): void {
+  const end = dir.length;
+  const greedy = at + PASS;
+  for (let k = from; k < to; k++) {
+    let p = at;
+    if (!advance(state, at, k, fq.codes[k]!, dir, original, true)) {
+      // The greedy pass has placed k characters when the word-start pass first runs out at k.
+      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq.codes[j]!, dir, original, false);
+      p = greedy;
+      if (!advance(state, greedy, k, fq.codes[k]!, dir, original, false)) {
+        for (; k < to; k++) x[base + k + 1] = y[base + k + 1] = IMPOSSIBLE;
+        return;
+      }
+    }
+    const score = state[p + SCORE]!;
+    const prev = state[p + PREV]!;
+    // The gap to a name character at position a: GAP_START + (end + a - prev - 2) extensions.
+    x[base + k + 1] = score - GAP_START - (end - prev - 2) * GAP_EXTENSION;
+    y[base + k + 1] = prev === end - 1 ? score : IMPOSSIBLE;
+  }
+}
+
+/**
+ * The folder part of each split, for one folder and query: x[s] (0 < s < m) is the best score of
+ * q[0..s) in the folder less the gap it leaves up to the name (the name part adds the rest of that
+ * gap, its first position); y[s] the same when the last character is the folder's closing `/`, for
+ * a name matched from its first character (no gap at all); z all of q in the folder. The alignment
+ * is left to right, waiting for a word start a little further on, or plain greedy past where that
+ * runs out of folder (see extendPasses). It only ever extends, so a longer query takes in its new
+ * characters only (FolderCache).
+ */
+export class FolderSplits {
+  x: Int32Array;
+  y: Int32Array;
+  /** Where split 0 is in x and y. */
+  base = 0;
+  z = IMPOSSIBLE;
+  /** How many leading characters of q the folder holds (greedy). */
+  consumed = 0;
+  private readonly state = new Int32Array(PASSES);
+  private readonly ownX: Int32Array;
+  private readonly ownY: Int32Array;
+
+  constructor(m: number) {
+    this.x = this.ownX = new Int32Array(m + 1);
+    this.y = this.ownY = new Int32Array(m + 1);
+  }
+
+  /** From scratch, into this object's own arrays. */
+  compute(fq: FuzzyQuery, dir: string, original: string): this {
+    this.x = this.ownX;
+    this.y = this.ownY;
+    startPasses(this.state, 0);
+    extendPasses(fq, 0, fq.m, dir, original, this.state, 0, this.x, this.y, 0);
+    this.base = 0;
+    return this.conclude(fq.m, this.state, 0);
+  }
+
+  /** z and consumed from the passes' state after m characters. */
+  conclude(m: number, state: Int32Array, at: number): this {
+    const p = state[at + REACHED] === m ? at : at + PASS;
+    this.consumed = state[p + REACHED]!;
+    this.z = this.consumed === m ? state[p + SCORE]! : IMPOSSIBLE;
+    return this;
+  }
+
+  /** The best total for split s given its name part (nameSplit's score and first position). */
+  total(s: number, m: number, name: number, first: number): number {
+    if (s === 0) return name;
+    if (s === m) return this.z;
+    const gapped = this.x[this.base + s]! - first * GAP_EXTENSION;
+    return name + (first === 0 ? Math.max(gapped, this.y[this.base + s]!) : gapped);
+  }
+
+  /** An upper bound of total(s) for any name part of at most `name`. */
+  bound(s: number, m: number, name: number): number {
+    if (s === 0) return name;
+    if (s === m) return this.z;
+    return name + Math.max(this.x[this.base + s]!, this.y[this.base + s]!);
+  }
+}
+
+/**
+ * One typist's folder parts, kept across keystrokes: each folder remembers how much of the query
+ * its passes took in, and a query that extends the last one only adds its new characters. Up to
+ * FolderCache.LONGEST characters; longer queries are worked out from scratch.
+ */
+export class FolderCache {
+  static readonly LONGEST = 16;
+  private static readonly STRIDE = FolderCache.LONGEST + 1;
+  private query = "";
+  private readonly covered: Int32Array;
+  private readonly state: Int32Array;
+  private readonly x: Int32Array;
+  private readonly y: Int32Array;
+
+  constructor(readonly folders: number) {
+    this.covered = new Int32Array(folders);
+    this.state = new Int32Array(folders * PASSES);
+    this.x = new Int32Array(folders * FolderCache.STRIDE);
+    this.y = new Int32Array(folders * FolderCache.STRIDE);
+  }
+
+  /** Forgets every folder's passes (the cache changes hands). */
+  reset(): void {
+    this.query = "";
+    this.covered.fill(0);
+  }
+
+  /** Whether q (lower case) can be served; folders start over unless it extends the last query. */
+  prepare(q: string): boolean {
+    if (q.length > FolderCache.LONGEST) return false;
+    if (!q.startsWith(this.query)) this.covered.fill(0);
+    this.query = q;
+    return true;
+  }
+
+  /** Brings folder d up to the prepared query and points `view` at its parts. */
+  take(fq: FuzzyQuery, d: number, dir: string, original: string, view: FolderSplits): FolderSplits {
+    const at = d * PASSES;
+    const base = d * FolderCache.STRIDE;
+    let from = this.covered[d]!;
+    if (from === 0) startPasses(this.state, at);
+    if (from < fq.m) {
+      extendPasses(fq, from, fq.m, dir, original, this.state, at, this.x, this.y, base);
+      this.covered[d] = fq.m;
+    }
+    view.x = this.x;
+    view.y = this.y;
+    view.base = base;
+    return view.conclude(fq.m, this.state, at);
+  }
+}
+
+/**
+ * Upper bounds of the name part of each split s (0 <= s < m) into out[s], from the masks of a name
+ * (or of all names in a folder, OR-ed): a character scores a word-start bonus only if its class
+ * starts a word there, continues a run only if the bigram is there, and cannot match at all if
+ * its class is missing (IMPOSSIBLE). Worked back to front with three running values, by the bonus
+ * a run carries into the next character (doubled first character, one word start, none).
+ */
+export function nameBounds(fq: FuzzyQuery, starts: number, classes: number, bigramsLow: number, bigramsHigh: number, out: Int32Array): void {
+  const { m, bits, pairs } = fq;
+  let carryFirst = 0;
+  let carryStart = 0;
+  let carryNone = 0;
+  for (let k = m - 1; k >= 0; k--) {
+    const bit = bits[k]!;
+    if ((classes & bit) === 0) {
+      for (; k >= 0; k--) out[k] = IMPOSSIBLE;
+      return;
+    }
+    const gain = SCORE_MATCH + BONUS_NAME;
+    const wordStart = (starts & bit) !== 0;
+    // q[k] opens the name part.
+    out[k] = wordStart ? gain + (k === 0 ? BEST_FIRST + carryFirst : BEST_START + carryStart) : gain + carryNone;
+    if (k === 0) return;
+    // q[k] after q[k-1], whose run carries BEST_FIRST, BEST_START or nothing.
+    const afterGap = gain - GAP_START + (wordStart ? BEST_START + carryStart : carryNone);
+    const pair = pairs[k]!;
+    if ((pair < 32 ? (bigramsLow >>> pair) & 1 : (bigramsHigh >>> (pair - 32)) & 1) !== 0) {
+      carryFirst = Math.max(afterGap, gain + BEST_FIRST + carryFirst);
+      carryStart = Math.max(afterGap, gain + BEST_START + carryStart);
+      carryNone = Math.max(afterGap, gain + (wordStart ? BEST_START : BONUS_CONSECUTIVE) + carryNone);
+    } else carryFirst = carryStart = carryNone = afterGap;
+  }
+}
+
+/**
+ * nameBounds' out[0] alone (all of q in the name), front to back with the same three running
+ * values: the cheap first look every candidate of a keystroke gets.
+ */
+export function nameOnlyBound(fq: FuzzyQuery, starts: number, classes: number, bigramsLow: number, bigramsHigh: number): number {
+  const { m, bits, pairs } = fq;
+  const gain = SCORE_MATCH + BONUS_NAME;
+  const first = bits[0]!;
+  if ((classes & first) === 0) return IMPOSSIBLE;
+  // The best total so far with the current run carrying BEST_FIRST, BEST_START or nothing.
+  let runFirst = starts & first ? gain + BEST_FIRST : IMPOSSIBLE;
+  let runStart = IMPOSSIBLE;
+  let runNone = starts & first ? IMPOSSIBLE : gain;
+  for (let k = 1; k < m; k++) {
+    const bit = bits[k]!;
+    if ((classes & bit) === 0) return IMPOSSIBLE;
+    const wordStart = (starts & bit) !== 0;
+    const afterGap = Math.max(runFirst, runStart, runNone) + gain - GAP_START + (wordStart ? BEST_START : 0);
+    const pair = pairs[k]!;
+    if ((pair < 32 ? (bigramsLow >>> pair) & 1 : (bigramsHigh >>> (pair - 32)) & 1) !== 0) {
+      runFirst += gain + BEST_FIRST;
+      runStart += gain + BEST_START;
+      runNone += gain + (wordStart ? BEST_START : BONUS_CONSECUTIVE);
+    } else runFirst = runStart = runNone = IMPOSSIBLE;
+    if (wordStart) runStart = Math.max(runStart, afterGap);
+    else runNone = Math.max(runNone, afterGap);
+  }
+  return Math.max(runFirst, runStart, runNone);
+}
+
+/** Scratch for nameSplits: `latest` per query character, and the positions of one alignment. */
+export class NameScratch {
+  readonly latest: Int32Array;
+  readonly positions: Int32Array;
+  /** The name part's first position, set by nameSplit. */
+  first = 0;
+
+  constructor(m: number) {
+    this.latest = new Int32Array(m);
+    this.positions = new Int32Array(m);
+  }
+}
+
+/**
+ * Where q[lo..m) is the longest tail of q that fits in the name `lower[ns..]`: one sweep from the
+ * end, leaving in scratch.latest[k] (k >= lo) the last position q[k] can take with the rest still
+ * after it. Returns lo (m when not even the last character is there).
+ */
+export function nameTail(fq: FuzzyQuery, lower: string, ns: number, scratch: NameScratch): number {
+  const { m, codes } = fq;
+  const latest = scratch.latest;
+  let k = m - 1;
+  for (let at = lower.length - 1; at >= ns && k >= 0; at--) {
+    if (lower.charCodeAt(at) === codes[k]) latest[k--] = at;
+  }
+  return k + 1;
+}
+
+/**
+ * The name part of split s (s >= the tail nameTail found): q[s..m) left to right in the name from
+ * its start, each character at its next occurrence unless that breaks a run and a word start
+ * follows within reach (never past latest[k], so the rest still fits). Scores as FolderSplits does,
+ * plus BONUS_NAME a character; the first character's bonus counts double when s is 0. Sets
+ * scratch.first (its position in the name) and scratch.positions[s..m).
+ */
+export function nameSplit(fq: FuzzyQuery, lower: string, path: string, ns: number, s: number, scratch: NameScratch): number {
+  const { m, codes } = fq;
+  const { latest, positions } = scratch;
+  let cursor = ns;
+  let prev = -2;
+  let score = 0;
+  let chunk = 0;
+  for (let k = s; k < m; k++) {
+    const code = codes[k]!;
+    let at = cursor;
+    // There is one no later than latest[k]: the tail fits from any cursor the loop reaches.
+    while (lower.charCodeAt(at) !== code) at++;
+    let bonus = boundaryBonus(path, at);
+    if (at !== prev + 1 && bonus === 0) {
+      const later = wordStartWithin(lower, path, code, at, Math.min(latest[k]!, at + LOOKAHEAD));
+      if (later !== -1) {
+        at = later;
+        bonus = boundaryBonus(path, at);
+      }
+    }
+    if (k === 0) bonus *= 2;
+    if (at === prev + 1) bonus = Math.max(bonus, chunk, BONUS_CONSECUTIVE);
+    else {
+      if (k > s) score -= GAP_START + (at - prev - 2) * GAP_EXTENSION;
+      chunk = bonus;
+    }
+    score += SCORE_MATCH + bonus + BONUS_NAME;
+    positions[k] = prev = at;
+    cursor = at + 1;
+  }
+  scratch.first = s < m ? positions[s]! - ns : 0;
+  return score;
+}
+
+/** The best `capacity` fuzzy matches: higher score, then shorter name, then catalog order. */
+export class FuzzyHeap {
+  private readonly ids: Int32Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(
+    readonly capacity: number,
+    private readonly nameLength: Uint16Array,
+  ) {
+    this.ids = new Int32Array(Math.max(0, Math.min(capacity, 1 << 20)));
+    this.scores = new Float64Array(this.ids.length);
+  }
+
+  /** Whether (a, sa) ranks below (b, sb). */
+  private worse(a: number, sa: number, b: number, sb: number): boolean {
+    if (sa !== sb) return sa < sb;
+    const la = this.nameLength[a]!;
+    const lb = this.nameLength[b]!;
+    return la !== lb ? la > lb : a > b;
+  }
+
+  /** The score a match must reach to be kept (ties are decided by worse()), -Infinity while there is room. */
+  floor(): number {
+    return this.size < this.ids.length ? -Infinity : this.scores[0]!;
+  }
+
+  /** Whether a match of `id` scoring at most `bound` cannot be kept (the heap is full of better ones). */
+  rejects(id: number, bound: number): boolean {
+    return this.size === this.ids.length && this.size > 0 && !this.worse(this.ids[0]!, this.scores[0]!, id, bound);
+  }
+
+  offer(id: number, score: number): void {
+    const { ids, scores } = this;
+    if (ids.length === 0) return;
+    if (this.size < ids.length) {
+      // Sift up: the root holds the worst kept match.
+      let k = this.size++;
+      while (k > 0) {
+        const parent = (k - 1) >> 1;
+        if (!this.worse(id, score, ids[parent]!, scores[parent]!)) break;
+        ids[k] = ids[parent]!;
+        scores[k] = scores[parent]!;
+        k = parent;
+      }
+      ids[k] = id;
+      scores[k] = score;
+      return;
+    }
+    if (this.worse(id, score, ids[0]!, scores[0]!)) return;
+    this.siftDown(id, score);
+  }
+
+  private siftDown(id: number, score: number): void {
+    const { ids, scores, size } = this;
+    let k = 0;
+    for (;;) {
+      let child = 2 * k + 1;
+      if (child >= size) break;
+      if (child + 1 < size && this.worse(ids[child + 1]!, scores[child + 1]!, ids[child]!, scores[child]!)) child++;
+      if (!this.worse(ids[child]!, scores[child]!, id, score)) break;
+      ids[k] = ids[child]!;
+      scores[k] = scores[child]!;
+      k = child;
+    }
+    ids[k] = id;
+    scores[k] = score;
+  }
+
+  /** The kept matches, best first. */
+  drain(): number[] {
+    const order = Array.from(this.ids.subarray(0, this.size), (id, k) => [id, this.scores[k]!] as const);
+    order.sort((a, b) => (this.worse(a[0], a[1], b[0], b[1]) ? 1 : this.worse(b[0], b[1], a[0], a[1]) ? -1 : 0));
+    this.size = 0;
+    return order.map(([id]) => id);
+  }
+}

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { FolderCache, FolderSplits, FuzzyQuery, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "../../../src/core/mention-fuzzy";
+import { MentionIndex, Tier } from "../../../src/core/mention-rank";
+import { bigramMask, charClass, classMask, wordStartAt } from "../../../src/core/mention-text";
+
+// Names and folders built from parts that give word starts, humps, runs and repeats, so the
+// bounds and the splits meet every case the scoring has.
+const word = fc.constantFrom("read", "me", "Reducer", "header", "x", "ab", "orderList", "idx", "A", "b2", "über", "ÜB", "re", "ad");
+const sep = fc.constantFrom("", "-", "_", ".", " ");
+const namePart = fc.array(fc.tuple(word, sep), { minLength: 1, maxLength: 4 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
+const folder = fc.array(namePart, { maxLength: 3 }).map((parts) => parts.map((p) => `${p}/`).join(""));
+const query = fc.stringMatching(/^[a-eimrx_./ü2 -]{1,7}$/);
+
+function nameMasks(name: string) {
+  const lower = name.toLowerCase();
+  let starts = 0;
+  for (let k = 0; k < name.length; k++) if (k === 0 || wordStartAt(name, k)) starts |= 1 << charClass(lower.charCodeAt(k));
+  const [low, high] = bigramMask(lower, 0);
+  return { starts: starts | 0, classes: classMask(lower), low, high };
+}
+
+describe("fuzzy scoring parts", () => {
+  it("never bounds a name part below its score, for any split (property)", () => {
+    fc.assert(
+      fc.property(namePart, query, (name, q) => {
+        const fq = new FuzzyQuery(q);
+        const { starts, classes, low, high } = nameMasks(name);
+        const bounds = new Int32Array(fq.m);
+        nameBounds(fq, starts, classes, low, high, bounds);
+        const scratch = new NameScratch(fq.m);
+        const lower = name.toLowerCase();
+        const lo = nameTail(fq, lower, 0, scratch);
+        for (let s = lo; s < fq.m; s++) {
+          const score = nameSplit(fq, lower, name, 0, s, scratch);
+          assert.ok(possible(bounds[s]!) && bounds[s]! >= score, `split ${s}: bound ${bounds[s]} < score ${score}`);
+        }
+        // Below the tail nothing fits; the bound may say so (IMPOSSIBLE) or not, never the reverse.
+        assert.equal(nameOnlyBound(fq, starts, classes, low, high), bounds[0]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("gives a folder the same parts typed one character at a time as worked out at once (property)", () => {
+    fc.assert(
+      fc.property(fc.array(folder, { minLength: 1, maxLength: 4 }), query, (folders, q) => {
+        const cache = new FolderCache(folders.length);
+        const view = new FolderSplits(q.length);
+        for (let n = 1; n <= q.length; n++) {
+          const fq = new FuzzyQuery(q.slice(0, n));
+          assert.ok(cache.prepare(fq.q));
+          folders.forEach((dir, d) => {
+            const fresh = new FolderSplits(fq.m).compute(fq, dir.toLowerCase(), dir);
+            cache.take(fq, d, dir.toLowerCase(), dir, view);
+            assert.equal(view.consumed, fresh.consumed);
+            assert.equal(view.z, fresh.z);
+            for (let s = 1; s < fq.m; s++) {
+              assert.equal(view.bound(s, fq.m, 0), fresh.bound(s, fq.m, 0));
+              assert.equal(view.total(s, fq.m, 0, 0), fresh.total(s, fq.m, 0, 0));
+              assert.equal(view.total(s, fq.m, 0, 3), fresh.total(s, fq.m, 0, 3));
+            }
+          });
+        }
+      }),
+    );
+  });
+
+  it("skips only what cannot make the list: a small limit gives the head of the full ranking (property)", () => {
+    // Many files in few folders, so the heap fills and the folder and file bounds decide what is read.
+    const paths = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), namePart), { minLength: 1, maxLength: 80 });
+    fc.assert(
+      fc.property(fc.array(folder, { minLength: 4, maxLength: 4 }), paths, query, fc.integer({ min: 1, max: 12 }), (folders, files, q, limit) => {
+        const list = [...new Set(files.map(([d, name]) => folders[d]! + name))];
+        const make = () => new MentionIndex(list.map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));
+        const typed = make();
+        const state = {};
+        for (let n = 1; n <= q.length; n++) {
+          const prefix = q.slice(0, n);
+          const full = make().search(prefix);
+          const small = typed.search(prefix, limit, state);
+          assert.deepEqual(small.indices, full.indices.slice(0, limit), prefix);
+          assert.deepEqual(small.tiers, full.tiers.slice(0, limit), prefix);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("scores a file by its best split: all in the name, across, or all in the folder", () => {
+    const i = new MentionIndex(["src/server/routes/chats.ts", "zz/srcServerRoutes.ts", "src/server/routes/x.md"].map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));
+    // All of q in the folder for the first and third, in the name for the second: each a fuzzy match.
+    for (const n of [0, 1, 2]) assert.equal(i.tierOf(n, "ssr"), Tier.Fuzzy);
+    assert.ok(i.fuzzyScore(1, "ssr") > i.fuzzyScore(0, "ssr"), "word starts in the name beat the folder's");
+    // Across: "srv" in the folder, "ct" in the name.
+    assert.ok(Number.isFinite(i.fuzzyScore(0, "srvct")));
+    // The t after "." is a word start worth the short gap.
+    assert.deepEqual(i.highlights(0, "srvct", Tier.Fuzzy), [[0, 1], [6, 7]]);
+  });
+});
