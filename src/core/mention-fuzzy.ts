@@ -260,6 +260,21 @@ export class FolderCache {
     return true;
   }
 
+  /**
+   * Brings every folder up to the prepared query: keystrokes the name tiers answer alone do this
+   * one character at a time, so that the first one needing the fuzzy tier finds them ready.
+   */
+  extendAll(fq: FuzzyQuery, dirs: readonly string[], originals: readonly string[]): void {
+    for (let d = 0; d < this.folders; d++) {
+      const from = this.covered[d]!;
+      if (from >= fq.m) continue;
+      const at = d * PASSES;
+      if (from === 0) startPasses(this.state, at);
+      extendPasses(fq, from, fq.m, dirs[d]!, originals[d]!, this.state, at, this.x, this.y, d * FolderCache.STRIDE);
+      this.covered[d] = fq.m;
+    }
+  }
+
   /** Brings folder d up to the prepared query and points `view` at its parts. */
   take(fq: FuzzyQuery, d: number, dir: string, original: string, view: FolderSplits): FolderSplits {
     const at = d * PASSES;

@@ -24,6 +24,8 @@ const NONE = 255;
 const PENDING = 254;
 /** A candidate that turned out to match nothing. */
 const DROPPED = 253;
+/** entryScore's answer for a match none of whose splits can make the list. */
+const BELOW = IMPOSSIBLE + 1;
 /** A query's `/` heads memoised per folder, one bit each (a signed 32-bit mask keeps 31). */
 const MAX_HEADS = 31;
 
@@ -287,6 +289,7 @@ export class MentionIndex {
     // When names alone fill the list, no other tier can reach it: answer without looking at each
     // candidate. The narrowing state stays as it was (still a superset of this query's matches).
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
+    this.warmFolders(q, state);
     if (named >= limit) {
       state.query = q;
       state.matches = from;
@@ -430,17 +433,24 @@ export class MentionIndex {
       // The same bound from this name's own masks for every split: tighter than the folder's.
       nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
       if (heap.rejects(i, bestBound(splits, bounds, m))) continue;
-      const score = this.entryScore(i, fq, splits, bounds, scratch);
+      const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
       // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
-      if (!possible(score) || (q.length > m && !this.isFuzzy(i, q))) {
+      if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
         tiers[n] = DROPPED;
         continue;
       }
       tiers[n] = Tier.Fuzzy;
       fuzzy++;
-      heap.offer(i, score);
+      if (score !== BELOW) heap.offer(i, score);
     }
     return fuzzy;
+  }
+
+  /** Takes this keystroke into the caller's folder cache (see FolderCache.extendAll). */
+  private warmFolders(q: string, state: SearchState): void {
+    const cache = this.folderCache(state);
+    if (!cache.prepare(q)) return;
+    cache.extendAll(new FuzzyQuery(q), this.dirLower, this.dirOriginal);
   }
 
   private readonly folderCaches: { owner: SearchState; cache: FolderCache; used: number }[] = [];
@@ -467,22 +477,25 @@ export class MentionIndex {
   /**
    * Entry i's fuzzy score: the best of its splits (the folder part from `splits`, of its folder,
    * the name part read here), IMPOSSIBLE when q is no subsequence of its path. `bounds` are the
-   * entry's name bounds: a split that cannot beat the best so far is not read.
+   * entry's name bounds: a split that cannot beat the best so far, or (given `heap`) make the list,
+   * is not read; BELOW when it matches but no split can make the list.
    */
-  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch): number {
+  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch, heap?: FuzzyHeap): number {
     const m = fq.m;
     const lower = this.lower[i]!;
     const ns = this.nameStart[i]!;
     const lo = nameTail(fq, lower, ns, scratch);
     const hi = Math.min(splits.consumed, m);
-    let best = IMPOSSIBLE;
+    if (lo > hi) return IMPOSSIBLE;
+    let best = BELOW;
     this.bestSplit = -1;
     // From the split with most of q in the name, usually the best: the others rarely need reading.
     for (let s = lo; s <= hi; s++) {
       let total: number;
       if (s === m) total = splits.z;
       else {
-        if (splits.bound(s, m, bounds[s]!) <= best) continue;
+        const bound = splits.bound(s, m, bounds[s]!);
+        if (bound <= best || heap?.rejects(i, bound)) continue;
         const name = nameSplit(fq, lower, this.paths[i]!, ns, s, scratch);
         total = splits.total(s, m, name, scratch.first);
       }
