@@ -104,13 +104,13 @@ function startPasses(state: Int32Array, at: number): void {
 }
 
 /** Places q[k] for the pass at `p` in `state`; false when the folder has no more of it. */
-function advance(state: Int32Array, p: number, k: number, code: number, dir: string, original: string, lookahead: boolean): boolean {
+function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, dir: string, original: string, lookahead: boolean): boolean {
   const cursor = state[p + CURSOR]!;
   if (cursor < 0) return false;
   const end = dir.length;
-  let at = cursor;
-  while (at < end && dir.charCodeAt(at) !== code) at++;
-  if (at === end) {
+  const code = fq.codes[k]!;
+  let at = dir.indexOf(fq.q[k]!, cursor);
+  if (at === -1) {
     state[p + CURSOR] = -1;
     return false;
   }
@@ -148,11 +148,11 @@ function extendPasses(fq: FuzzyQuery, from: number, to: number, dir: string, ori
   const greedy = at + PASS;
   for (let k = from; k < to; k++) {
     let p = at;
-    if (!advance(state, at, k, fq.codes[k]!, dir, original, true)) {
+    if (!advance(state, at, k, fq, dir, original, true)) {
       // The greedy pass has placed k characters when the word-start pass first runs out at k.
-      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq.codes[j]!, dir, original, false);
+      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq, dir, original, false);
       p = greedy;
-      if (!advance(state, greedy, k, fq.codes[k]!, dir, original, false)) {
+      if (!advance(state, greedy, k, fq, dir, original, false)) {
         for (; k < to; k++) x[base + k + 1] = y[base + k + 1] = IMPOSSIBLE;
         return;
       }

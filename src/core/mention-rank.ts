@@ -128,9 +128,10 @@ export class MentionIndex {
   private folderSeen = new Uint8Array(0);
   private folderConsumed = new Int32Array(0);
   private folderTail = new Int32Array(0);
-  /** Scratch for the fuzzy tier, per candidate position: its bound, and the positions by bound. */
+  /** Scratch for the fuzzy tier, per candidate position: its bound, the bucket queue's links, whether its bound is its own. */
   private entryBound = new Int32Array(0);
   private entryOrder = new Int32Array(0);
+  private entryRefined = new Uint8Array(0);
   /** The narrowing state of callers that do not keep their own. */
   private readonly sharedState: SearchState = {};
 
@@ -365,6 +366,7 @@ export class MentionIndex {
     if (this.entryBound.length < this.size) {
       this.entryBound = new Int32Array(this.size);
       this.entryOrder = new Int32Array(this.size);
+      this.entryRefined = new Uint8Array(this.size);
     }
     const { entryBound, entryOrder } = this;
     const fq = new FuzzyQuery(q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q);
@@ -379,7 +381,6 @@ export class MentionIndex {
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
     let top = 0;
-    let pending = 0;
     for (let n = 0; n < count; n++) {
       if (tiers[n] !== PENDING) continue;
       const i = out[n]!;
@@ -406,42 +407,62 @@ export class MentionIndex {
         continue;
       }
       entryBound[n] = bound;
-      pending++;
       if (bound > top) top = bound;
     }
-    // Positions by bound, highest first (a counting sort; bounds below 0 share the last place).
-    const starts = new Int32Array(top + 2);
+    // A bucket queue by bound, highest first (bounds below 0 share bucket 0). An entry comes out
+    // at its first bound, gets the tighter one from its own masks, and goes back in lower if that
+    // is lower; it is read only when it comes out at a bound no entry left can beat.
+    const head = new Int32Array(top + 1).fill(-1);
+    const next = entryOrder;
+    const refined = this.entryRefined;
     for (let n = 0; n < count; n++) {
       folderSeen[this.dirId[out[n]!]!] = 0;
-      if (tiers[n] === PENDING) starts[top - Math.max(0, entryBound[n]!) + 1]!++;
+      if (tiers[n] !== PENDING) continue;
+      const key = Math.max(0, entryBound[n]!);
+      next[n] = head[key]!;
+      head[key] = n;
+      refined[n] = 0;
     }
-    for (let b = 1; b <= top + 1; b++) starts[b]! += starts[b - 1]!;
-    for (let n = 0; n < count; n++) if (tiers[n] === PENDING) entryOrder[starts[top - Math.max(0, entryBound[n]!)]!++] = n;
-
     let fuzzy = 0;
-    for (let k = 0; k < pending; k++) {
-      const n = entryOrder[k]!;
-      // A bound below the worst kept score rules out this one and, but for those below 0, every
-      // later one; a tie with it still loses unless the name is shorter or comes first.
-      if (entryBound[n]! < heap.floor()) {
-        if (entryBound[n]! > 0) break;
-        continue;
+    for (let b = top; b >= 0; b--) {
+      // Everything left is below the worst kept score (bucket 0 holds bounds below 0 too).
+      if (b > 0 && b < heap.floor()) break;
+      while (head[b] !== -1) {
+        const n = head[b]!;
+        head[b] = next[n]!;
+        const i = out[n]!;
+        // A tie with the worst kept score still loses unless the name is shorter or comes first.
+        if (heap.rejects(i, entryBound[n]!)) continue;
+        folderParts(this.dirId[i]!);
+        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+        if (!refined[n]) {
+          refined[n] = 1;
+          const precise = bestBound(splits, bounds, m);
+          if (!possible(precise)) {
+            tiers[n] = DROPPED;
+            continue;
+          }
+          if (precise < entryBound[n]!) {
+            entryBound[n] = precise;
+            const key = Math.max(0, precise);
+            if (key < b) {
+              next[n] = head[key]!;
+              head[key] = n;
+              continue;
+            }
+          }
+          if (heap.rejects(i, precise)) continue;
+        }
+        const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
+        // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
+        if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
+          tiers[n] = DROPPED;
+          continue;
+        }
+        tiers[n] = Tier.Fuzzy;
+        fuzzy++;
+        if (score !== BELOW) heap.offer(i, score);
       }
-      const i = out[n]!;
-      if (heap.rejects(i, entryBound[n]!)) continue;
-      folderParts(this.dirId[i]!);
-      // The same bound from this name's own masks for every split: tighter than the folder's.
-      nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
-      if (heap.rejects(i, bestBound(splits, bounds, m))) continue;
-      const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
-      // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
-      if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
-        tiers[n] = DROPPED;
-        continue;
-      }
-      tiers[n] = Tier.Fuzzy;
-      fuzzy++;
-      if (score !== BELOW) heap.offer(i, score);
     }
     return fuzzy;
   }
