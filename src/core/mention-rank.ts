@@ -53,7 +53,12 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
 }
 
 /** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
-export type SearchState = { query?: string; matches?: Int32Array };
+export type SearchState = {
+  query?: string;
+  matches?: Int32Array;
+  /** Where the last scanned query occurs in the joined names (see scanNames). */
+  occurrences?: { query: string; at: Int32Array };
+};
 /** Folder caches an index keeps (each about 180 bytes a folder), for the typists seen last. */
 const FOLDER_CACHES = 2;
 
@@ -286,7 +291,7 @@ export class MentionIndex {
     const hasSlash = q.includes("/");
     const candidates = from ? from.length : this.size;
     // Many candidates: find name matches with one sequential scan; few: search each name directly.
-    const nameTiers = !oneChar && (hasSlash || candidates > this.size / 8) ? this.scanNames(q, hasSlash) : undefined;
+    const nameTiers = !oneChar && (hasSlash || candidates > this.size / 8) ? this.scanNames(q, hasSlash, state) : undefined;
     // When names alone fill the list, no other tier can reach it: answer without looking at each
     // candidate. The narrowing state stays as it was (still a superset of this query's matches).
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
@@ -664,7 +669,7 @@ export class MentionIndex {
    * The name tier of every entry, from one pass over all names: occurrences come in catalog order,
    * so a forward-only pointer finds each one's entry. Linear in memory, unlike one search per name.
    */
-  private scanNames(q: string, hasSlash: boolean): Uint8Array {
+  private scanNames(q: string, hasSlash: boolean, state: SearchState): Uint8Array {
     const tiers = this.nameTierBuffer.fill(NONE);
     this.nameMatchCount = 0;
     // Names never contain "/": such a query can only match in the folder part.
@@ -672,10 +677,25 @@ export class MentionIndex {
     const names = this.names;
     const offsets = this.nameOffset;
     const matches = this.nameMatches;
+    // Where q occurs in `names`, ascending: within the last scan's occurrences when q extends its
+    // query (a longer string occurs only where its prefix does), else from one pass over all.
+    const last = state.occurrences;
+    let found: Int32Array;
+    if (last && q.startsWith(last.query)) {
+      found = last.at.filter((at) => names.startsWith(q, at));
+    } else {
+      const all: number[] = [];
+      for (let at = names.indexOf(q); at !== -1; at = names.indexOf(q, at + 1)) all.push(at);
+      found = Int32Array.from(all);
+    }
+    state.occurrences = { query: q, at: found };
     let matched = 0;
     let entry = 0;
-    for (let at = names.indexOf(q); at !== -1; at = names.indexOf(q, at + 1)) {
-      while (entry + 1 < this.size && offsets[entry + 1]! <= at) entry++;
+    // Few occurrences: find each one's entry by bisection; many: walk the offsets once.
+    const bisect = found.length * 20 < this.size;
+    for (const at of found) {
+      if (bisect) entry = this.entryAt(at);
+      else while (entry + 1 < this.size && offsets[entry + 1]! <= at) entry++;
       const k = at - offsets[entry]!;
       const current = tiers[entry]!;
       if (current === NONE) matches[matched++] = entry;
@@ -688,6 +708,18 @@ export class MentionIndex {
     }
     this.nameMatchCount = matched;
     return tiers;
+  }
+
+  /** The entry whose name holds position `at` of `names`. */
+  private entryAt(at: number): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.nameOffset[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   private tierFromScan(i: number, q: string, hasSlash: boolean, nameTier: number): number {
