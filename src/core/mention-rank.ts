@@ -414,18 +414,24 @@ export class MentionIndex {
       entryBound[n] = bound;
       if (bound > top) top = bound;
     }
-    // A bucket queue by bound, highest first (bounds below 0 share bucket 0). An entry comes out
-    // at its first bound, gets the tighter one from its own masks, and goes back in lower if that
-    // is lower; it is read only when it comes out at a bound no entry left can beat.
+    // A bucket queue by bound, highest first (bounds below 0 share bucket 0), first in first out
+    // (catalog order, which wins ties). An entry comes out at its first bound, gets the tighter one
+    // from its own masks, and goes back in lower if that is lower; it is read only when it comes
+    // out at a bound no entry left can beat.
     const head = new Int32Array(top + 1).fill(-1);
+    const last = new Int32Array(top + 1);
     const next = entryOrder;
     const refined = this.entryRefined;
+    const enqueue = (n: number, key: number) => {
+      next[n] = -1;
+      if (head[key] === -1) head[key] = n;
+      else next[last[key]!] = n;
+      last[key] = n;
+    };
     for (let n = 0; n < count; n++) {
       folderSeen[this.dirId[out[n]!]!] = 0;
       if (tiers[n] !== PENDING) continue;
-      const key = Math.max(0, entryBound[n]!);
-      next[n] = head[key]!;
-      head[key] = n;
+      enqueue(n, Math.max(0, entryBound[n]!));
       refined[n] = 0;
     }
     let fuzzy = 0;
@@ -438,26 +444,30 @@ export class MentionIndex {
         const i = out[n]!;
         // A tie with the worst kept score still loses unless the name is shorter or comes first.
         if (heap.rejects(i, entryBound[n]!)) continue;
-        folderParts(this.dirId[i]!);
-        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+        const d = this.dirId[i]!;
         if (!refined[n]) {
           refined[n] = 1;
-          const precise = bestBound(splits, bounds, m);
-          if (!possible(precise)) {
+          // Only the splits whose rest of q is in the name in order (the first bound went by classes).
+          const lo = nameTail(fq, this.lower[i]!, this.nameStart[i]!, scratch);
+          if (lo > folderConsumed[d]!) {
             tiers[n] = DROPPED;
             continue;
           }
+          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
+          const from = Math.max(1, lo);
+          if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + from]!);
           if (precise < entryBound[n]!) {
             entryBound[n] = precise;
             const key = Math.max(0, precise);
             if (key < b) {
-              next[n] = head[key]!;
-              head[key] = n;
+              enqueue(n, key);
               continue;
             }
           }
           if (heap.rejects(i, precise)) continue;
         }
+        folderParts(d);
+        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
         const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
         // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
         if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
@@ -821,11 +831,11 @@ function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: I
   }
 }
 
-/** The best any split allows, from the folder part and upper bounds of the name part. */
-function bestBound(splits: FolderSplits, bounds: Int32Array, m: number): number {
+/** The best any split from `from` on allows, from the folder part and upper bounds of the name part. */
+function bestBound(splits: FolderSplits, bounds: Int32Array, m: number, from = 0): number {
   let best = IMPOSSIBLE;
   const hi = Math.min(splits.consumed, m);
-  for (let s = 0; s <= hi; s++) {
+  for (let s = from; s <= hi; s++) {
     if (s < m && !possible(bounds[s]!)) continue;
     const bound = splits.bound(s, m, s < m ? bounds[s]! : 0);
     if (bound > best) best = bound;
