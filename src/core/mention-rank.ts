@@ -53,11 +53,13 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
 }
 
 /** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
+type Occurrences = { query: string; at: Int32Array };
 export type SearchState = {
   query?: string;
   matches?: Int32Array;
-  /** Where the last scanned query occurs in the joined names (see scanNames). */
-  occurrences?: { query: string; at: Int32Array };
+  /** Where the last scanned query occurs in the joined names and folders (see scanNames, scanFolders). */
+  occurrences?: Occurrences;
+  folderOccurrences?: Occurrences;
 };
 /** Folder caches an index keeps (each about 180 bytes a folder), for the typists seen last. */
 const FOLDER_CACHES = 2;
@@ -112,6 +114,9 @@ export class MentionIndex {
   private dirNameBigramsLow = new Int32Array(0);
   private dirNameBigramsHigh = new Int32Array(0);
   private dirFirst = new Int32Array(0);
+  /** All lower-cased folders joined by newlines, and where each one starts (see scanFolders). */
+  private dirsJoined = "";
+  private dirOffset = new Int32Array(0);
   private dirConsumed = new Int32Array(0);
   /**
    * For a query with a `/`: which of its heads (see resetFolderMemo) each folder ends with, one bit per
@@ -239,6 +244,9 @@ export class MentionIndex {
     this.entries = undefined;
     this.dirIds.clear();
     this.dirFirst = new Int32Array(this.dirLower.length);
+    this.dirsJoined = this.dirLower.join("\n");
+    this.dirOffset = new Int32Array(this.dirLower.length);
+    for (let d = 1; d < this.dirLower.length; d++) this.dirOffset[d] = this.dirOffset[d - 1]! + this.dirLower[d - 1]!.length + 1;
     this.dirConsumed = new Int32Array(this.dirLower.length);
     this.dirHeads = new Int32Array(this.dirLower.length);
     this.indexFolders();
@@ -282,16 +290,14 @@ export class MentionIndex {
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
     const out = this.scratch;
     const tiers = this.tierBuffer;
-    const anyClasses = this.anyClasses;
     const counts = new Int32Array(TIERS);
-    const qClasses = queryClasses(q);
-    const [bigramsLow, bigramsHigh] = queryBigrams(q);
     const code = q.charCodeAt(0);
     const oneChar = q.length === 1 && charClass(code) < EXACT_CLASSES;
     const hasSlash = q.includes("/");
     const candidates = from ? from.length : this.size;
     // Many candidates: find name matches with one sequential scan; few: search each name directly.
-    const nameTiers = !oneChar && (hasSlash || candidates > this.size / 8) ? this.scanNames(q, hasSlash, state) : undefined;
+    const scan = !oneChar && (hasSlash || candidates > this.size / 8);
+    const nameTiers = scan ? this.scanNames(q, hasSlash, state) : undefined;
     // When names alone fill the list, no other tier can reach it: answer without looking at each
     // candidate. The narrowing state stays as it was (still a superset of this query's matches).
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
@@ -301,25 +307,11 @@ export class MentionIndex {
       state.matches = from;
       return this.fromNameMatches(named, limit);
     }
-    let count = 0;
+    if (scan) this.scanFolders(q, state);
+    // Each candidate's tier; not a real match: PENDING (maybe fuzzy, decided below or left open).
+    let count = nameTiers && !hasSlash ? this.tiersFromScan(q, from, candidates, nameTiers, counts) : this.tiersOneByOne(q, from, candidates, oneChar, hasSlash, counts);
     let real = 0;
-    for (let n = 0; n < candidates; n++) {
-      const i = from ? from[n]! : n;
-      if ((anyClasses[i]! & qClasses) !== qClasses) continue;
-      const tier = oneChar
-        ? this.charTier(i, q, code, qClasses)
-        : nameTiers
-          ? this.tierFromScan(i, q, hasSlash, nameTiers[i]!)
-          : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
-      // Not a real match: maybe fuzzy (decided below, or left open for the next keystroke).
-      out[count] = i;
-      if (tier === NO_MATCH) tiers[count++] = PENDING;
-      else {
-        tiers[count++] = tier;
-        counts[tier]!++;
-        real++;
-      }
-    }
+    for (let tier = 0; tier < Tier.Fuzzy; tier++) real += counts[tier]!;
 
     const indices: number[] = [];
     const tierOut: number[] = [];
@@ -544,6 +536,64 @@ export class MentionIndex {
   }
 
   /**
+   * The tier of each candidate (PENDING for none yet) into the scratch lists, counted by tier in
+   * `counts`; returns how many. The name tiers come from scanNames, the path tiers from each
+   * folder once (a query without `/` only matches inside the folder part), so a candidate costs a
+   * few typed-array reads: at a million paths this loop is most of a keystroke.
+   */
+  private tiersFromScan(q: string, from: Int32Array | undefined, candidates: number, nameTiers: Uint8Array, counts: Int32Array): number {
+    const { anyClasses, dirId, dirFirst, dirLower, hasOther } = this;
+    const qClasses = queryClasses(q);
+    const out = this.scratch;
+    const tiers = this.tierBuffer;
+    let count = 0;
+    for (let n = 0; n < candidates; n++) {
+      const i = from ? from[n]! : n;
+      if ((anyClasses[i]! & qClasses) !== qClasses) continue;
+      let tier = nameTiers[i]!;
+      if (tier === NONE) {
+        const d = dirId[i]!;
+        let first = dirFirst[d]!;
+        if (first === UNKNOWN) dirFirst[d] = first = dirLower[d]!.indexOf(q);
+        if (first !== -1) tier = first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
+        else tier = hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : PENDING;
+      }
+      out[count] = i;
+      tiers[count++] = tier;
+      if (tier !== PENDING) counts[tier]!++;
+    }
+    return count;
+  }
+
+  /** The same for one-character queries, queries with `/` and few candidates, a tier function per candidate. */
+  private tiersOneByOne(q: string, from: Int32Array | undefined, candidates: number, oneChar: boolean, hasSlash: boolean, counts: Int32Array): number {
+    const out = this.scratch;
+    const tiers = this.tierBuffer;
+    const nameTiers = this.nameTierBuffer;
+    const qClasses = queryClasses(q);
+    const [bigramsLow, bigramsHigh] = queryBigrams(q);
+    const code = q.charCodeAt(0);
+    const scanned = !oneChar && (hasSlash || candidates > this.size / 8);
+    let count = 0;
+    for (let n = 0; n < candidates; n++) {
+      const i = from ? from[n]! : n;
+      if ((this.anyClasses[i]! & qClasses) !== qClasses) continue;
+      const tier = oneChar
+        ? this.charTier(i, q, code, qClasses)
+        : scanned
+          ? this.tierFromScan(i, q, hasSlash, nameTiers[i]!)
+          : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
+      out[count] = i;
+      if (tier === NO_MATCH) tiers[count++] = PENDING;
+      else {
+        tiers[count++] = tier;
+        counts[tier]!++;
+      }
+    }
+    return count;
+  }
+
+  /**
    * A one-character query: the candidates whose name is that character or starts with it, into
    * nameMatches in catalog order (their tiers in nameTierBuffer). Two typed arrays are read per
    * entry. Returns how many.
@@ -687,18 +737,7 @@ export class MentionIndex {
     const names = this.names;
     const offsets = this.nameOffset;
     const matches = this.nameMatches;
-    // Where q occurs in `names`, ascending: within the last scan's occurrences when q extends its
-    // query (a longer string occurs only where its prefix does), else from one pass over all.
-    const last = state.occurrences;
-    let found: Int32Array;
-    if (last && q.startsWith(last.query)) {
-      found = last.at.filter((at) => names.startsWith(q, at));
-    } else {
-      const all: number[] = [];
-      for (let at = names.indexOf(q); at !== -1; at = names.indexOf(q, at + 1)) all.push(at);
-      found = Int32Array.from(all);
-    }
-    state.occurrences = { query: q, at: found };
+    const found = (state.occurrences = occurrences(names, q, state.occurrences)).at;
     let matched = 0;
     let entry = 0;
     // Few occurrences: find each one's entry by bisection; many: walk the offsets once.
@@ -722,14 +761,26 @@ export class MentionIndex {
 
   /** The entry whose name holds position `at` of `names`. */
   private entryAt(at: number): number {
-    let lo = 0;
-    let hi = this.size - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.nameOffset[mid]! <= at) lo = mid;
-      else hi = mid - 1;
+    return lastAtOrBefore(this.nameOffset, this.size, at);
+  }
+
+  /**
+   * Where q first occurs in each folder (dirFirst; -1: nowhere), from one search of all folders
+   * joined (or of where the caller's last query occurred, when q extends it): a per-folder
+   * `indexOf` costs more to set up than to run, and a million paths have some 80 thousand folders.
+   */
+  private scanFolders(q: string, state: SearchState): void {
+    const found = (state.folderOccurrences = occurrences(this.dirsJoined, q, state.folderOccurrences)).at;
+    const first = this.dirFirst.fill(-1);
+    const offsets = this.dirOffset;
+    const folders = this.dirLower.length;
+    const bisect = found.length * 20 < folders;
+    let d = 0;
+    for (const at of found) {
+      if (bisect) d = lastAtOrBefore(offsets, folders, at);
+      else while (d + 1 < folders && offsets[d + 1]! <= at) d++;
+      if (first[d] === -1) first[d] = at - offsets[d]!;
     }
-    return lo;
   }
 
   private tierFromScan(i: number, q: string, hasSlash: boolean, nameTier: number): number {
@@ -829,6 +880,29 @@ function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: I
     if (s === m || possible(bounds[s]!)) best = Math.max(best, splits.bound(s, m, s < m ? bounds[s]! : 0));
     tail[at + s] = best;
   }
+}
+
+/**
+ * Where q occurs in `text`, ascending: within `last`'s occurrences when q extends its query (a
+ * longer string occurs only where its prefix does), else from one pass over all of it.
+ */
+function occurrences(text: string, q: string, last: Occurrences | undefined): Occurrences {
+  if (last && q.startsWith(last.query)) return { query: q, at: last.at.filter((at) => text.startsWith(q, at)) };
+  const all: number[] = [];
+  for (let at = text.indexOf(q); at !== -1; at = text.indexOf(q, at + 1)) all.push(at);
+  return { query: q, at: Int32Array.from(all) };
+}
+
+/** The last k < size with offsets[k] <= at (offsets ascending, offsets[0] <= at). */
+function lastAtOrBefore(offsets: Int32Array, size: number, at: number): number {
+  let lo = 0;
+  let hi = size - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (offsets[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The best any split from `from` on allows, from the folder part and upper bounds of the name part. */

@@ -160,6 +160,13 @@ describe("mention ranking tiers", () => {
     );
   });
 
+  it("never matches a query with a newline across two names or two folders (searched joined by newlines; no path has one)", () => {
+    const paths = ["a/xy.ts", "b/zw.ts", "c/d/e.ts"];
+    // Enough files that the names and folders are searched joined, not one by one.
+    const many = [...paths, ...Array.from({ length: 40 }, (_, n) => `f${n}/g${n}.md`)];
+    for (const q of ["ts\nzw", "a/\nb", "xy.ts\nz"]) assert.deepEqual(index(many).search(q).indices, [], JSON.stringify(q));
+  });
+
   it("finds a query with more `/` than the folder memo holds across the last one", () => {
     const deep = `${"a/".repeat(35)}xy.ts`;
     const query = `${"a/".repeat(35)}x`;
