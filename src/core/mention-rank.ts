@@ -309,7 +309,7 @@ export class MentionIndex {
     }
     if (scan) this.scanFolders(q, state);
     // Each candidate's tier; not a real match: PENDING (maybe fuzzy, decided below or left open).
-    let count = nameTiers && !hasSlash ? this.tiersFromScan(q, from, candidates, nameTiers, counts) : this.tiersOneByOne(q, from, candidates, oneChar, hasSlash, counts);
+    let count = nameTiers ? this.tiersFromScan(q, from, candidates, nameTiers, hasSlash, counts) : this.tiersOneByOne(q, from, candidates, oneChar, counts);
     let real = 0;
     for (let tier = 0; tier < Tier.Fuzzy; tier++) real += counts[tier]!;
 
@@ -537,11 +537,11 @@ export class MentionIndex {
 
   /**
    * The tier of each candidate (PENDING for none yet) into the scratch lists, counted by tier in
-   * `counts`; returns how many. The name tiers come from scanNames, the path tiers from each
-   * folder once (a query without `/` only matches inside the folder part), so a candidate costs a
-   * few typed-array reads: at a million paths this loop is most of a keystroke.
+   * `counts`; returns how many. The name tiers come from scanNames, the path tiers from scanFolders
+   * (and, for a query with `/`, across the folder's end into the name: see folderFirst), so a
+   * candidate costs a few typed-array reads: at a million paths this loop is much of a keystroke.
    */
-  private tiersFromScan(q: string, from: Int32Array | undefined, candidates: number, nameTiers: Uint8Array, counts: Int32Array): number {
+  private tiersFromScan(q: string, from: Int32Array | undefined, candidates: number, nameTiers: Uint8Array, hasSlash: boolean, counts: Int32Array): number {
     const { anyClasses, dirId, dirFirst, dirLower, hasOther } = this;
     const qClasses = queryClasses(q);
     const out = this.scratch;
@@ -555,6 +555,7 @@ export class MentionIndex {
         const d = dirId[i]!;
         let first = dirFirst[d]!;
         if (first === UNKNOWN) dirFirst[d] = first = dirLower[d]!.indexOf(q);
+        if (first === -1 && hasSlash) first = this.folderFirst(i, q, true);
         if (first !== -1) tier = first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
         else tier = hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : PENDING;
       }
@@ -565,24 +566,19 @@ export class MentionIndex {
     return count;
   }
 
-  /** The same for one-character queries, queries with `/` and few candidates, a tier function per candidate. */
-  private tiersOneByOne(q: string, from: Int32Array | undefined, candidates: number, oneChar: boolean, hasSlash: boolean, counts: Int32Array): number {
+  /** The same for one-character queries and few candidates, a tier function per candidate. */
+  private tiersOneByOne(q: string, from: Int32Array | undefined, candidates: number, oneChar: boolean, counts: Int32Array): number {
     const out = this.scratch;
     const tiers = this.tierBuffer;
-    const nameTiers = this.nameTierBuffer;
     const qClasses = queryClasses(q);
     const [bigramsLow, bigramsHigh] = queryBigrams(q);
     const code = q.charCodeAt(0);
-    const scanned = !oneChar && (hasSlash || candidates > this.size / 8);
+    const hasSlash = q.includes("/");
     let count = 0;
     for (let n = 0; n < candidates; n++) {
       const i = from ? from[n]! : n;
       if ((this.anyClasses[i]! & qClasses) !== qClasses) continue;
-      const tier = oneChar
-        ? this.charTier(i, q, code, qClasses)
-        : scanned
-          ? this.tierFromScan(i, q, hasSlash, nameTiers[i]!)
-          : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
+      const tier = oneChar ? this.charTier(i, q, code, qClasses) : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
       out[count] = i;
       if (tier === NO_MATCH) tiers[count++] = PENDING;
       else {
@@ -781,13 +777,6 @@ export class MentionIndex {
       else while (d + 1 < folders && offsets[d + 1]! <= at) d++;
       if (first[d] === -1) first[d] = at - offsets[d]!;
     }
-  }
-
-  private tierFromScan(i: number, q: string, hasSlash: boolean, nameTier: number): number {
-    if (nameTier !== NONE) return nameTier;
-    const first = this.folderFirst(i, q, hasSlash);
-    if (first !== -1) return first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
-    return this.hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : NO_MATCH;
   }
 
   /** A one-character query whose character has a class of its own: the masks decide, no string is read. */
