@@ -555,7 +555,8 @@ export class MentionIndex {
         const d = dirId[i]!;
         let first = dirFirst[d]!;
         if (first === UNKNOWN) dirFirst[d] = first = dirLower[d]!.indexOf(q);
-        if (first === -1 && hasSlash) first = this.folderFirst(i, q, true);
+        // Across the folder's end only where the folder ends with one of q's heads (few do).
+        if (first === -1 && hasSlash && (this.folderEnds(d) !== 0 || this.heads.length === MAX_HEADS)) first = this.folderFirst(i, q, true);
         if (first !== -1) tier = first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
         else tier = hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : PENDING;
       }
@@ -803,18 +804,25 @@ export class MentionIndex {
     if (first !== -1 || !hasSlash) return first;
     const dir = this.dirLower[d]!;
     const { heads, rests } = this;
-    let ends = this.dirHeads[d]!;
-    if (ends === UNKNOWN) {
-      ends = 0;
-      for (let h = 0; h < heads.length; h++) if (dir.endsWith(heads[h]!)) ends |= 1 << h;
-      this.dirHeads[d] = ends;
-    }
+    let ends = this.folderEnds(d);
     // Heads in order of their `/`, as the query reads: the first that fits decides the position.
     for (let h = 0; ends !== 0; h++, ends >>>= 1) {
       if (ends & 1 && this.names.startsWith(rests[h]!, this.nameOffset[i]!)) return dir.length - heads[h]!.length;
     }
     if (heads.length === MAX_HEADS) return this.folderFirstPastHeads(i, q, dir);
     return -1;
+  }
+
+  /** Which of the query's heads folder d ends with, one bit each (memoised per keystroke). */
+  private folderEnds(d: number): number {
+    let ends = this.dirHeads[d]!;
+    if (ends === UNKNOWN) {
+      ends = 0;
+      const dir = this.dirLower[d]!;
+      for (let h = 0; h < this.heads.length; h++) if (dir.endsWith(this.heads[h]!)) ends |= 1 << h;
+      this.dirHeads[d] = ends;
+    }
+    return ends;
   }
 
   /** The rare query with more than MAX_HEADS `/`: its later heads, without a memo. */

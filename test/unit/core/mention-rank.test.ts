@@ -174,6 +174,12 @@ describe("mention ranking tiers", () => {
     assert.equal(tier(`b/${deep}`, query), Tier.PathSubstring);
     assert.equal(tier(`${"a/".repeat(40)}xy.ts`, query), Tier.PathSubstring);
     assert.equal(tier(`${"a/".repeat(36)}ya/xy.ts`, query), Tier.Fuzzy);
+    // The same through a search (folders searched joined, the name tested across the folder's end),
+    // and a folder that ends with none of the first heads but with a later one.
+    const distinct = `${Array.from({ length: 35 }, (_, n) => `s${n}`).join("/")}/`;
+    const paths = [deep, `b/${deep}`, `${"a/".repeat(40)}xy.ts`, `${"a/".repeat(36)}ya/xy.ts`];
+    assert.deepEqual(index(paths).search(query).tiers, [Tier.PathPrefix, Tier.PathSubstring, Tier.PathSubstring, Tier.Fuzzy]);
+    assert.deepEqual(index([`${distinct}xy.ts`]).search(`${distinct}x`).tiers, [Tier.PathPrefix]);
   });
 
   it("returns a permutation of the matches, stable, with no fuzzy match above a real one (property)", () => {
