@@ -4,13 +4,14 @@
 // started; gaps cost by length; characters in the name score a little more than in the folder.
 //
 // An alignment splits the query in two: its first s characters in the folder, the rest in the
-// name. Files share folders (about twelve to one in real trees), so the folder part of every split
-// is worked out once per folder and keystroke (FolderSplits), and a file costs only its short
-// name (nameSplits). The score of a file is the best of its splits. Upper bounds from character
-// masks (nameBounds) let a keystroke skip whole folders, and files inside the ones it reads, whose
-// best possible score cannot make the list: with a bound that never underestimates, the ranked
-// list is the same as scoring everything.
-import { bigramBucket, charClass, isLowerOrDigit, isUpper } from "./mention-text";
+// name; the score of a file is the best of its splits. Files share folders (about twelve to one in
+// real trees), so the folder part of every split is worked out once per folder (FolderSplits), and
+// kept across a typist's keystrokes (FolderCache), so a longer query only adds its new character;
+// a file costs only its short name (nameTail, nameSplit). Upper bounds from character masks
+// (nameBounds, nameOnlyBound) let a keystroke read the candidates best bound first and stop where
+// no bound left can beat the worst match kept: a bound never underestimates, so the ranked list is
+// the same as scoring every match.
+import { bigramBucket, charClass, EXACT_CLASSES, isLowerOrDigit, isUpper } from "./mention-text";
 
 const SCORE_MATCH = 16;
 const GAP_START = 3;
@@ -31,8 +32,9 @@ export const MAX_FUZZY_QUERY = 512;
 export const IMPOSSIBLE = -(1 << 28);
 export const possible = (score: number) => score > IMPOSSIBLE / 2;
 
-function boundaryBonus(path: string, at: number): number {
-  if (at === 0) return BONUS_SLASH;
+/** The bonus of a match at `at` of a string whose path starts at `start` (a folder may sit inside a longer string). */
+function boundaryBonus(path: string, at: number, start = 0): number {
+  if (at === start) return BONUS_SLASH;
   const prev = path.charCodeAt(at - 1);
   if (prev === 47) return BONUS_SLASH;
   if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
@@ -44,8 +46,8 @@ function boundaryBonus(path: string, at: number): number {
 }
 
 /** A word start a little further on is worth a gap: the first `code` after `at`, up to `until`, that starts a word, or -1. */
-function wordStartWithin(lower: string, original: string, code: number, at: number, until: number): number {
-  for (let b = at + 1; b <= until; b++) if (lower.charCodeAt(b) === code && boundaryBonus(original, b) > 0) return b;
+function wordStartWithin(lower: string, original: string, code: number, at: number, until: number, start = 0): number {
+  for (let b = at + 1; b <= until; b++) if (lower.charCodeAt(b) === code && boundaryBonus(original, b, start) > 0) return b;
   return -1;
 }
 
@@ -59,6 +61,8 @@ export class FuzzyQuery {
   readonly pairs: Int32Array;
   /** suffix[k]: the classes of q[k..m) (suffix[m] is 0). */
   readonly suffix: Int32Array;
+  /** exact[k]: q[k]'s class holds that one character only (a to z, / _ . -). */
+  readonly exact: Uint8Array;
 
   constructor(readonly q: string) {
     const m = (this.m = q.length);
@@ -66,10 +70,12 @@ export class FuzzyQuery {
     this.bits = new Int32Array(m);
     this.pairs = new Int32Array(m);
     this.suffix = new Int32Array(m + 1);
+    this.exact = new Uint8Array(m);
     for (let k = 0; k < m; k++) {
       const code = q.charCodeAt(k);
       this.codes[k] = code;
       this.bits[k] = 1 << charClass(code);
+      this.exact[k] = charClass(code) < EXACT_CLASSES ? 1 : 0;
       if (k > 0) this.pairs[k] = bigramBucket(q.charCodeAt(k - 1), code);
     }
     for (let k = m - 1; k >= 0; k--) this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
@@ -83,6 +89,14 @@ export class FuzzyQuery {
   }
 }
 
+/**
+ * A folder's text: lower[start..end) and the same as written in original (for camelCase humps),
+ * either its own strings or a slice of all folders joined (FolderCache reads those: one string in
+ * order is far cheaper to walk than tens of thousands of scattered ones).
+ */
+export type FolderText = { lower: string; original: string; start: number; end: number; classes: number };
+const ownText = (lower: string, original: string): FolderText => ({ lower, original, start: 0, end: lower.length, classes: -1 });
+
 /** A left-to-right alignment in a folder, one character at a time: five numbers in a state array. */
 const CURSOR = 0; // where the next character is looked for; -1 once one was not there
 const PREV = 1;
@@ -93,9 +107,9 @@ const PASS = 5;
 /** Per folder: two passes, one that waits for a word start a little further on, one plain greedy (see extendPasses). */
 const PASSES = 2 * PASS;
 
-function startPasses(state: Int32Array, at: number): void {
+function startPasses(state: Int32Array, at: number, start: number): void {
   for (let p = at; p < at + PASSES; p += PASS) {
-    state[p + CURSOR] = 0;
+    state[p + CURSOR] = start;
     state[p + PREV] = -2;
     state[p + SCORE] = 0;
     state[p + CHUNK] = 0;
@@ -104,23 +118,35 @@ function startPasses(state: Int32Array, at: number): void {
 }
 
 /** Places q[k] for the pass at `p` in `state`; false when the folder has no more of it. */
-function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, dir: string, original: string, lookahead: boolean): boolean {
+function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, folder: FolderText, lookahead: boolean): boolean {
   const cursor = state[p + CURSOR]!;
   if (cursor < 0) return false;
-  const end = dir.length;
+  const { lower, original, start, end } = folder;
   const code = fq.codes[k]!;
-  let at = dir.indexOf(fq.q[k]!, cursor);
-  if (at === -1) {
+  let at: number;
+  if (fq.exact[k] && start !== 0) {
+    // Inside all folders joined, a native search must not run past the folder: the last occurrence
+    // in it (there is one: its classes hold this one) says whether there is one from the cursor on.
+    const last = (folder.classes & fq.bits[k]!) === 0 ? -1 : lower.lastIndexOf(fq.q[k]!, end - 1);
+    at = last < cursor ? end : lower.indexOf(fq.q[k]!, cursor);
+  } else if (start === 0 && end === lower.length) {
+    at = lower.indexOf(fq.q[k]!, cursor);
+    if (at === -1) at = end;
+  } else {
+    at = cursor;
+    while (at < end && lower.charCodeAt(at) !== code) at++;
+  }
+  if (at === end) {
     state[p + CURSOR] = -1;
     return false;
   }
   const prev = state[p + PREV]!;
-  let bonus = boundaryBonus(original, at);
+  let bonus = boundaryBonus(original, at, start);
   if (lookahead && at !== prev + 1 && bonus === 0) {
-    const later = wordStartWithin(dir, original, code, at, Math.min(end - 1, at + LOOKAHEAD));
+    const later = wordStartWithin(lower, original, code, at, Math.min(end - 1, at + LOOKAHEAD), start);
     if (later !== -1) {
       at = later;
-      bonus = boundaryBonus(original, at);
+      bonus = boundaryBonus(original, at, start);
     }
   }
   let score = state[p + SCORE]!;
@@ -143,16 +169,16 @@ function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, dir: s
  * needed only where that one ran out of folder (it fits as much as can fit), so it starts then,
  * from the query's start.
  */
-function extendPasses(fq: FuzzyQuery, from: number, to: number, dir: string, original: string, state: Int32Array, at: number, x: Int32Array, y: Int32Array, base: number): void {
-  const end = dir.length;
+function extendPasses(fq: FuzzyQuery, from: number, to: number, folder: FolderText, state: Int32Array, at: number, x: Int32Array, y: Int32Array, base: number): void {
+  const end = folder.end;
   const greedy = at + PASS;
   for (let k = from; k < to; k++) {
     let p = at;
-    if (!advance(state, at, k, fq, dir, original, true)) {
+    if (!advance(state, at, k, fq, folder, true)) {
       // The greedy pass has placed k characters when the word-start pass first runs out at k.
-      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq, dir, original, false);
+      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq, folder, false);
       p = greedy;
-      if (!advance(state, greedy, k, fq, dir, original, false)) {
+      if (!advance(state, greedy, k, fq, folder, false)) {
         for (; k < to; k++) x[base + k + 1] = y[base + k + 1] = IMPOSSIBLE;
         return;
       }
@@ -195,8 +221,8 @@ export class FolderSplits {
   compute(fq: FuzzyQuery, dir: string, original: string): this {
     this.x = this.ownX;
     this.y = this.ownY;
-    startPasses(this.state, 0);
-    extendPasses(fq, 0, fq.m, dir, original, this.state, 0, this.x, this.y, 0);
+    startPasses(this.state, 0, 0);
+    extendPasses(fq, 0, fq.m, ownText(dir, original), this.state, 0, this.x, this.y, 0);
     this.base = 0;
     return this.conclude(fq.m, this.state, 0);
   }
@@ -238,12 +264,33 @@ export class FolderCache {
   private readonly state: Int32Array;
   private readonly x: Int32Array;
   private readonly y: Int32Array;
+  private readonly text: FolderText;
+  readonly folders: number;
 
-  constructor(readonly folders: number) {
+  /**
+   * `offsets[d]`: where folder d starts in `lower` and `original`, all folders joined by newlines;
+   * `classes[d]`: the character classes in it (see charClass).
+   */
+  constructor(lower: string, original: string, private readonly offsets: Int32Array, private readonly classes: Int32Array) {
+    const folders = (this.folders = offsets.length);
+    this.text = { lower, original, start: 0, end: 0, classes: 0 };
     this.covered = new Int32Array(folders);
     this.state = new Int32Array(folders * PASSES);
     this.x = new Int32Array(folders * FolderCache.STRIDE);
     this.y = new Int32Array(folders * FolderCache.STRIDE);
+  }
+
+  private bringUp(fq: FuzzyQuery, d: number): void {
+    const from = this.covered[d]!;
+    if (from >= fq.m) return;
+    const at = d * PASSES;
+    const text = this.text;
+    text.start = this.offsets[d]!;
+    text.end = d + 1 < this.folders ? this.offsets[d + 1]! - 1 : text.lower.length;
+    text.classes = this.classes[d]!;
+    if (from === 0) startPasses(this.state, at, text.start);
+    extendPasses(fq, from, fq.m, text, this.state, at, this.x, this.y, d * FolderCache.STRIDE);
+    this.covered[d] = fq.m;
   }
 
   /** Forgets every folder's passes (the cache changes hands). */
@@ -264,27 +311,15 @@ export class FolderCache {
    * Brings every folder up to the prepared query: keystrokes the name tiers answer alone do this
    * one character at a time, so that the first one needing the fuzzy tier finds them ready.
    */
-  extendAll(fq: FuzzyQuery, dirs: readonly string[], originals: readonly string[]): void {
-    for (let d = 0; d < this.folders; d++) {
-      const from = this.covered[d]!;
-      if (from >= fq.m) continue;
-      const at = d * PASSES;
-      if (from === 0) startPasses(this.state, at);
-      extendPasses(fq, from, fq.m, dirs[d]!, originals[d]!, this.state, at, this.x, this.y, d * FolderCache.STRIDE);
-      this.covered[d] = fq.m;
-    }
+  extendAll(fq: FuzzyQuery): void {
+    for (let d = 0; d < this.folders; d++) this.bringUp(fq, d);
   }
 
   /** Brings folder d up to the prepared query and points `view` at its parts. */
-  take(fq: FuzzyQuery, d: number, dir: string, original: string, view: FolderSplits): FolderSplits {
+  take(fq: FuzzyQuery, d: number, view: FolderSplits): FolderSplits {
+    this.bringUp(fq, d);
     const at = d * PASSES;
     const base = d * FolderCache.STRIDE;
-    let from = this.covered[d]!;
-    if (from === 0) startPasses(this.state, at);
-    if (from < fq.m) {
-      extendPasses(fq, from, fq.m, dir, original, this.state, at, this.x, this.y, base);
-      this.covered[d] = fq.m;
-    }
     view.x = this.x;
     view.y = this.y;
     view.base = base;

@@ -116,6 +116,8 @@ export class MentionIndex {
   private dirFirst = new Int32Array(0);
   /** All lower-cased folders joined by newlines, and where each one starts (see scanFolders). */
   private dirsJoined = "";
+  private dirsOriginalJoined = "";
+  private dirClasses = new Int32Array(0);
   private dirOffset = new Int32Array(0);
   private dirConsumed = new Int32Array(0);
   /**
@@ -245,6 +247,9 @@ export class MentionIndex {
     this.dirIds.clear();
     this.dirFirst = new Int32Array(this.dirLower.length);
     this.dirsJoined = this.dirLower.join("\n");
+    const original = this.dirOriginal.join("\n");
+    this.dirsOriginalJoined = original === this.dirsJoined ? this.dirsJoined : original;
+    this.dirClasses = Int32Array.from(this.dirLower, (dir) => classMask(dir));
     this.dirOffset = new Int32Array(this.dirLower.length);
     for (let d = 1; d < this.dirLower.length; d++) this.dirOffset[d] = this.dirOffset[d - 1]! + this.dirLower[d - 1]!.length + 1;
     this.dirConsumed = new Int32Array(this.dirLower.length);
@@ -374,7 +379,7 @@ export class MentionIndex {
     const splits = new FolderSplits(m);
     const cache = this.folderCache(state);
     const cached = cache.prepare(fq.q);
-    const folderParts = (d: number) => (cached ? cache.take(fq, d, this.dirLower[d]!, this.dirOriginal[d]!, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!));
+    const folderParts = (d: number) => (cached ? cache.take(fq, d, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!));
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
     let top = 0;
@@ -478,7 +483,7 @@ export class MentionIndex {
   private warmFolders(q: string, state: SearchState): void {
     const cache = this.folderCache(state);
     if (!cache.prepare(q)) return;
-    cache.extendAll(new FuzzyQuery(q), this.dirLower, this.dirOriginal);
+    cache.extendAll(new FuzzyQuery(q));
   }
 
   private readonly folderCaches: { owner: SearchState; cache: FolderCache; used: number }[] = [];
@@ -488,7 +493,7 @@ export class MentionIndex {
   private folderCache(state: SearchState): FolderCache {
     let held = this.folderCaches.find((c) => c.owner === state);
     if (!held) {
-      if (this.folderCaches.length < FOLDER_CACHES) this.folderCaches.push((held = { owner: state, cache: new FolderCache(this.dirLower.length), used: 0 }));
+      if (this.folderCaches.length < FOLDER_CACHES) this.folderCaches.push((held = { owner: state, cache: new FolderCache(this.dirsJoined, this.dirsOriginalJoined, this.dirOffset, this.dirClasses), used: 0 }));
       else {
         held = this.folderCaches.reduce((a, b) => (a.used <= b.used ? a : b));
         held.owner = state;
