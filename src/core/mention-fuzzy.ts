@@ -405,15 +405,15 @@ export class NameScratch {
 }
 
 /**
- * Where q[lo..m) is the longest tail of q that fits in the name `lower[ns..]`: one sweep from the
- * end, leaving in scratch.latest[k] (k >= lo) the last position q[k] can take with the rest still
- * after it. Returns lo (m when not even the last character is there).
+ * Where q[lo..m) is the longest tail of q that fits in the name `lower[ns..end)`: one sweep from
+ * the end, leaving in scratch.latest[k] (k >= lo) the last position q[k] can take with the rest
+ * still after it. Returns lo (m when not even the last character is there).
  */
-export function nameTail(fq: FuzzyQuery, lower: string, ns: number, scratch: NameScratch): number {
+export function nameTail(fq: FuzzyQuery, lower: string, ns: number, scratch: NameScratch, end = lower.length): number {
   const { m, codes } = fq;
   const latest = scratch.latest;
   let k = m - 1;
-  for (let at = lower.length - 1; at >= ns && k >= 0; at--) {
+  for (let at = end - 1; at >= ns && k >= 0; at--) {
     if (lower.charCodeAt(at) === codes[k]) latest[k--] = at;
   }
   return k + 1;

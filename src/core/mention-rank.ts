@@ -445,7 +445,9 @@ export class MentionIndex {
         if (!refined[n]) {
           refined[n] = 1;
           // Only the splits whose rest of q is in the name in order (the first bound went by classes).
-          const lo = nameTail(fq, this.lower[i]!, this.nameStart[i]!, scratch);
+          // (Read in `names`, one string, rather than the entry's own: at a million entries
+          // scattered strings cost a cache miss each.)
+          const lo = nameTail(fq, this.names, this.nameOffset[i]!, scratch, this.nameEnd(i));
           if (lo > folderConsumed[d]!) {
             tiers[n] = DROPPED;
             continue;
@@ -761,6 +763,11 @@ export class MentionIndex {
     return tiers;
   }
 
+  /** Where entry i's name ends in `names`. */
+  private nameEnd(i: number): number {
+    return i + 1 < this.size ? this.nameOffset[i + 1]! - 1 : this.names.length;
+  }
+
   /** The entry whose name holds position `at` of `names`. */
   private entryAt(at: number): number {
     return lastAtOrBefore(this.nameOffset, this.size, at);
@@ -853,7 +860,7 @@ export class MentionIndex {
     // Walked in `names`, not the entry's own string: candidates come in catalog order, so this
     // reads one string front to back instead of a million scattered ones.
     const names = this.names;
-    const end = i + 1 < this.size ? this.nameOffset[i + 1]! - 1 : names.length;
+    const end = this.nameEnd(i);
     let at = this.nameOffset[i]!;
     for (let k = consumed; k < q.length; k++) {
       at = names.indexOf(q[k]!, at);
