@@ -63,6 +63,8 @@ export type SearchState = {
 };
 /** Folder caches an index keeps (each about 180 bytes a folder), for the typists seen last. */
 const FOLDER_CACHES = 2;
+/** Splits a keystroke keeps a folder bound for each (see tailBounds). */
+const TAIL_SPLITS = 16;
 
 /**
  * The searchable form of a list of entries, built once per scan, so that a keystroke never
@@ -373,7 +375,10 @@ export class MentionIndex {
     const { entryBound, entryOrder } = this;
     const fq = new FuzzyQuery(q.length > MAX_FUZZY_QUERY ? q.slice(0, MAX_FUZZY_QUERY) : q);
     const m = fq.m;
-    const stride = m + 1;
+    // Splits past TAIL_SPLITS share one slot (the best of them): a long query must not cost a
+    // folder hundreds of slots.
+    const cap = Math.min(m, TAIL_SPLITS);
+    const stride = cap + 1;
     if (this.folderTail.length < this.dirLower.length * stride) this.folderTail = new Int32Array(this.dirLower.length * stride);
     const tail = this.folderTail;
     const splits = new FolderSplits(m);
@@ -392,7 +397,7 @@ export class MentionIndex {
         folderParts(d);
         folderConsumed[d] = splits.consumed;
         nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
-        tailBounds(splits, bounds, m, tail, d * stride);
+        tailBounds(splits, bounds, m, tail, d * stride, cap);
       }
       // Splits before `first` leave the name a class it lacks; past the folder's reach, nothing fits.
       const classes = this.nameClasses[i]!;
@@ -403,7 +408,7 @@ export class MentionIndex {
       }
       let bound = first === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, classes, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
       const from = Math.max(1, first);
-      if (from <= folderConsumed[d]!) bound = Math.max(bound, tail[d * stride + from]!);
+      if (from <= folderConsumed[d]!) bound = Math.max(bound, tail[d * stride + Math.min(from, cap)]!);
       if (!possible(bound)) {
         tiers[n] = DROPPED;
         continue;
@@ -454,7 +459,7 @@ export class MentionIndex {
           }
           let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
           const from = Math.max(1, lo);
-          if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + from]!);
+          if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + Math.min(from, cap)]!);
           if (precise < entryBound[n]!) {
             entryBound[n] = precise;
             const key = Math.max(0, precise);
@@ -881,13 +886,13 @@ function queryBigrams(q: string): [number, number] {
 
 /**
  * For each split t from 1 to what the folder holds, the best bound of the splits from t on (the
- * folder part with upper bounds of the name part) into tail[at + t].
+ * folder part with upper bounds of the name part) into tail[at + t]; from `cap` on, one slot.
  */
-function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: Int32Array, at: number): void {
+function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: Int32Array, at: number, cap: number): void {
   let best = IMPOSSIBLE;
   for (let s = Math.min(splits.consumed, m); s >= 1; s--) {
     if (s === m || possible(bounds[s]!)) best = Math.max(best, splits.bound(s, m, s < m ? bounds[s]! : 0));
-    tail[at + s] = best;
+    tail[at + Math.min(s, cap)] = best;
   }
 }
 

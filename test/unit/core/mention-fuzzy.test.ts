@@ -88,6 +88,27 @@ describe("fuzzy scoring parts", () => {
     );
   });
 
+  it("does the same for long queries, taken from a path so that they match (property)", () => {
+    const paths = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), namePart), { minLength: 1, maxLength: 60 });
+    fc.assert(
+      fc.property(fc.array(folder, { minLength: 4, maxLength: 4 }), paths, fc.nat(), fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), fc.integer({ min: 1, max: 8 }), (folders, files, pick, keep, limit) => {
+        const list = [...new Set(files.map(([d, name]) => folders[d]! + name))];
+        const source = list[pick % list.length]!.toLowerCase();
+        // Every character the mask keeps, in order: a subsequence of that path, often past 16 characters.
+        const q = [...source].filter((_, k) => keep[k % keep.length]).join("");
+        if (q.length === 0) return;
+        const make = () => new MentionIndex(list.map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));
+        const typed = make();
+        const state = {};
+        for (let n = 1; n <= q.length; n++) {
+          const prefix = q.slice(0, n);
+          assert.deepEqual(typed.search(prefix, limit, state).indices, make().search(prefix).indices.slice(0, limit), prefix);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("scores a file by its best split: all in the name, across, or all in the folder", () => {
     const i = new MentionIndex(["src/server/routes/chats.ts", "zz/srcServerRoutes.ts", "src/server/routes/x.md"].map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));
     // All of q in the folder for the first and third, in the name for the second: each a fuzzy match.
