@@ -73,10 +73,11 @@ const TAIL_SPLITS = 16;
  * (files share folders, so the folder part is searched once per folder and keystroke).
  *
  * A keystroke looks only at the previous query's matches when the query grew (a longer query's
- * matches, real or fuzzy, are a subset of its prefix's); that state belongs to the caller (one per
- * client), so two people typing at once never undo each other's narrowing. Real tiers come out in
- * catalog order; fuzzy matches are scored (word starts and camelCase humps, contiguous runs, few
- * and short gaps, matches in the name) and only the best `limit` are kept, with a bounded heap.
+ * matches, real or fuzzy, are a subset of its prefix's; names and folders are searched joined,
+ * only where the previous query occurred); that state belongs to the caller (one per client), so
+ * two people typing at once never undo each other's narrowing. Real tiers come out in catalog
+ * order; fuzzy matches are read best bound first and only the best `limit` are scored into a
+ * bounded heap (see rankFuzzy and mention-fuzzy.ts).
  */
 export class MentionIndex {
   readonly size: number;
