@@ -76,8 +76,8 @@ const TAIL_SPLITS = 16;
  * matches, real or fuzzy, are a subset of its prefix's; names and folders are searched joined,
  * only where the previous query occurred); that state belongs to the caller (one per client), so
  * two people typing at once never undo each other's narrowing. Real tiers come out in catalog
- * order; fuzzy matches are read best bound first and only the best `limit` are scored into a
- * bounded heap (see rankFuzzy and mention-fuzzy.ts).
+ * order; fuzzy matches are read best bound first, and only those that can still make the best
+ * `limit` are scored into a bounded heap (see rankFuzzy and mention-fuzzy.ts).
  */
 export class MentionIndex {
   readonly size: number;
