@@ -57,6 +57,24 @@ function startWorker(): Worker {
   return worker;
 }
 
+/**
+ * Whether the mention worker is subscribing a file watcher, answered within `timeoutMs` (true when
+ * it does not answer: it cannot be known). Such a subscription walks the whole tree in native
+ * threads that cannot be interrupted, and a process exit waits for it (minutes at a million files)
+ * and then aborts; see the CLI's shutdown.
+ */
+export async function watchStarting(timeoutMs: number): Promise<boolean> {
+  const worker = shared.worker;
+  if (!worker) return false;
+  const id = shared.nextId++;
+  const answer = new Promise<boolean>((resolve) => {
+    shared.pending.set(id, { resolve: (value) => resolve(value === true), reject: () => resolve(false) });
+    worker.postMessage({ op: "watch-starting", id } satisfies MentionRequest);
+  });
+  const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), timeoutMs).unref());
+  return Promise.race([answer, late]);
+}
+
 export class MentionEngine {
   private readonly projects = new Set<string>();
   private closed = false;

@@ -14,6 +14,7 @@ export type MentionRequest =
   | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string }
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "stats" }
+  | { id: number; op: "watch-starting" }
   | { id: number; op: "forget"; projectIds: string[] };
 export type MentionReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string; superseded?: boolean };
 
@@ -45,7 +46,21 @@ if (threadId !== undefined) {
 const ownPriority = () => (threadId === undefined ? undefined : os.getPriority(threadId));
 
 const projects = new Map<string, ProjectFiles>();
-const options: ProjectFilesOptions = { watch: parcelWatch };
+/**
+ * Watcher subscriptions under way: each walks its whole tree in native threads that nothing can
+ * interrupt, closed projects' included (see watch-starting, and the CLI's shutdown).
+ */
+let subscribing = 0;
+const options: ProjectFilesOptions = {
+  watch: async (...args) => {
+    subscribing++;
+    try {
+      return await parcelWatch(...args);
+    } finally {
+      subscribing--;
+    }
+  },
+};
 /** The newest search per client (by project and client id): older ones still waiting are skipped. */
 const newest = new Map<string, number>();
 const cancelled = new Set<number>();
@@ -96,6 +111,8 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
         }),
       );
       return { value: null };
+    case "watch-starting":
+      return { value: subscribing > 0 };
     case "stats":
       return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, events: p.eventsSeen })), memory: process.memoryUsage(), priority: ownPriority() } };
   }

@@ -30,6 +30,34 @@ describe("parley serve (process)", function () {
     assert.equal(cli.stdout().trim().split("\n").length, 1, "nothing else on stdout");
   });
 
+  it("stops at once on SIGTERM while the file watcher is still walking a big project, without aborting", async function () {
+    this.timeout(180_000);
+    // Enough files that subscribing the watcher (a walk of the whole tree in native threads, which
+    // nothing can interrupt) takes seconds; it starts right behind the first search's answer.
+    const project = path.join(root, "big");
+    for (let d = 0; d < 400; d++) {
+      const dir = path.join(project, `d${d}`);
+      fs.mkdirSync(dir, { recursive: true });
+      for (let f = 0; f < 100; f++) fs.closeSync(fs.openSync(path.join(dir, `f${f}.ts`), "w"));
+    }
+    const cli = await startCli(["serve", "--project", project, "--home", path.join(root, "home"), "--port", "0"]);
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => cli.child.on("exit", (code, signal) => resolve({ code, signal })));
+    const search = await fetch(`${cli.ready.url}/api/mentions/search?projectDir=${encodeURIComponent(project)}&q=f1`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
+    assert.equal(search.status, 200);
+    await search.arrayBuffer();
+
+    const started = Date.now();
+    cli.child.kill("SIGTERM");
+    const { code, signal } = await ended;
+    assert.ok(Date.now() - started < 6_000, `exits within the shutdown deadline (${Date.now() - started} ms)`);
+    assert.doesNotMatch(cli.stderr(), /FATAL|napi_throw/);
+    // 0 when the watcher had finished; else the signal's own default ending, said on stderr.
+    if (signal !== null) {
+      assert.equal(signal, "SIGTERM");
+      assert.match(cli.stderr(), /file watcher was still starting/);
+    } else assert.equal(code, 0);
+  });
+
   it("stops with 0 on SIGTERM even while an event stream is open", async () => {
     const cli = await startCli(["serve", "--home", path.join(root, "home"), "--port", "0"]);
     const res = await fetch(`${cli.ready.url}/api/events`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
