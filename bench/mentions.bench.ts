@@ -229,8 +229,7 @@ async function stallBench(root: string, count: number): Promise<void> {
   try {
     // The benches before this one leave this process hundreds of MB of garbage (a million paths,
     // fuzzysort's prepared targets): collected now, so that a major GC of the harness's own
-    // leftovers is not counted as the server's stall (measured alone, in a fresh process, the
-    // longest stall was 14.5 ms; after the ranking benches, without this, 39 ms).
+    // leftovers is not counted as the server's stall.
     gc?.();
     delay.enable();
     // Streams stand in for chat: a timer that must keep its 5 ms beat all along.
