@@ -178,10 +178,8 @@ function extendPasses(fq: FuzzyQuery, from: number, to: number, folder: FolderTe
       // The greedy pass has placed k characters when the word-start pass first runs out at k.
       if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq, folder, false);
       p = greedy;
-      if (!advance(state, greedy, k, fq, folder, false)) {
-        for (; k < to; k++) x[base + k + 1] = y[base + k + 1] = IMPOSSIBLE;
-        return;
-      }
+      // Out of folder: splits past here are never read (see FolderSplits.consumed).
+      if (!advance(state, greedy, k, fq, folder, false)) return;
     }
     const score = state[p + SCORE]!;
     const prev = state[p + PREV]!;
@@ -206,7 +204,7 @@ export class FolderSplits {
   /** Where split 0 is in x and y. */
   base = 0;
   z = IMPOSSIBLE;
-  /** How many leading characters of q the folder holds (greedy). */
+  /** How many leading characters of q the folder holds (greedy): x and y are read up to here only. */
   consumed = 0;
   private readonly state = new Int32Array(PASSES);
   private readonly ownX: Int32Array;

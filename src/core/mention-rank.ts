@@ -116,6 +116,7 @@ export class MentionIndex {
   private dirNameClasses = new Int32Array(0);
   private dirNameBigramsLow = new Int32Array(0);
   private dirNameBigramsHigh = new Int32Array(0);
+  private dirLongestName = new Int32Array(0);
   private dirFirst = new Int32Array(0);
   /** All lower-cased folders joined by newlines, and where each one starts (see scanFolders). */
   private dirsJoined = "";
@@ -267,8 +268,10 @@ export class MentionIndex {
     this.dirNameClasses = new Int32Array(folders);
     this.dirNameBigramsLow = new Int32Array(folders);
     this.dirNameBigramsHigh = new Int32Array(folders);
+    this.dirLongestName = new Int32Array(folders);
     for (let i = 0; i < this.size; i++) {
       const d = this.dirId[i]!;
+      this.dirLongestName[d] = Math.max(this.dirLongestName[d]!, this.nameLength[i]!);
       this.dirNameStarts[d]! |= this.wordStartClasses[i]!;
       this.dirNameClasses[d]! |= this.nameClasses[i]!;
       this.dirNameBigramsLow[d]! |= this.nameBigramsLow[i]!;
@@ -397,12 +400,17 @@ export class MentionIndex {
         folderSeen[d] = 1;
         folderParts(d);
         folderConsumed[d] = splits.consumed;
-        nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
-        tailBounds(splits, bounds, m, tail, d * stride, cap);
+        // No split leaves a name in this folder more characters than its longest name has.
+        if (m - this.dirLongestName[d]! <= splits.consumed) {
+          nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
+          tailBounds(splits, bounds, m, tail, d * stride, cap);
+        } else tailBounds(splits, undefined, m, tail, d * stride, cap);
       }
-      // Splits before `first` leave the name a class it lacks; past the folder's reach, nothing fits.
+      // Splits before `first` leave the name a class it lacks, or more characters than it has (a
+      // long query of one letter must not cost a full bound per file); past the folder's reach,
+      // nothing fits.
       const classes = this.nameClasses[i]!;
-      const first = fq.firstSplit(classes);
+      const first = Math.max(fq.firstSplit(classes), m - this.nameLength[i]!);
       if (first > folderConsumed[d]!) {
         tiers[n] = DROPPED;
         continue;
@@ -887,12 +895,14 @@ function queryBigrams(q: string): [number, number] {
 
 /**
  * For each split t from 1 to what the folder holds, the best bound of the splits from t on (the
- * folder part with upper bounds of the name part) into tail[at + t]; from `cap` on, one slot.
+ * folder part with upper bounds of the name part; none: no name fits) into tail[at + t]; from
+ * `cap` on, one slot.
  */
-function tailBounds(splits: FolderSplits, bounds: Int32Array, m: number, tail: Int32Array, at: number, cap: number): void {
+function tailBounds(splits: FolderSplits, bounds: Int32Array | undefined, m: number, tail: Int32Array, at: number, cap: number): void {
   let best = IMPOSSIBLE;
   for (let s = Math.min(splits.consumed, m); s >= 1; s--) {
-    if (s === m || possible(bounds[s]!)) best = Math.max(best, splits.bound(s, m, s < m ? bounds[s]! : 0));
+    // Without name bounds, only all of q in the folder fits.
+    if (s === m || (bounds && possible(bounds[s]!))) best = Math.max(best, splits.bound(s, m, s < m ? bounds![s]! : 0));
     tail[at + Math.min(s, cap)] = best;
   }
 }

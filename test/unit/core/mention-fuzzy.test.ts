@@ -56,7 +56,8 @@ describe("fuzzy scoring parts", () => {
             cache.take(fq, d, view);
             assert.equal(view.consumed, fresh.consumed);
             assert.equal(view.z, fresh.z);
-            for (let s = 1; s < fq.m; s++) {
+            // Splits past what the folder holds are never read.
+            for (let s = 1; s < Math.min(fq.m, fresh.consumed + 1); s++) {
               assert.equal(view.bound(s, fq.m, 0), fresh.bound(s, fq.m, 0));
               assert.equal(view.total(s, fq.m, 0, 0), fresh.total(s, fq.m, 0, 0));
               assert.equal(view.total(s, fq.m, 0, 3), fresh.total(s, fq.m, 0, 3));
