@@ -58,19 +58,33 @@ function startWorker(): Worker {
 }
 
 /**
+ * Posts a request to the worker `worker()` gives; its reply (or the worker's failure, a failure to
+ * start it included) settles `reply`.
+ */
+function send<T>(worker: () => Worker, message: WithoutId<MentionRequest>): { id: number; reply: Promise<T> } {
+  const id = shared.nextId++;
+  const reply = new Promise<T>((resolve, reject) => {
+    const target = worker();
+    shared.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    target.postMessage({ ...message, id });
+  });
+  return { id, reply };
+}
+
+/**
  * Whether the mention worker is subscribing a file watcher, answered within `timeoutMs` (true when
  * it does not answer: it cannot be known). Such a subscription walks the whole tree in native
  * threads that cannot be interrupted, and a process exit waits for it (minutes at a million files)
  * and then aborts; see the CLI's shutdown.
  */
 export async function watchStarting(timeoutMs: number): Promise<boolean> {
-  const worker = shared.worker;
-  if (!worker) return false;
-  const id = shared.nextId++;
-  const answer = new Promise<boolean>((resolve) => {
-    shared.pending.set(id, { resolve: (value) => resolve(value === true), reject: () => resolve(false) });
-    worker.postMessage({ op: "watch-starting", id } satisfies MentionRequest);
-  });
+  // Never starts a worker: without one, nothing is subscribing.
+  const running = shared.worker;
+  if (!running) return false;
+  const answer = send<boolean>(() => running, { op: "watch-starting" }).reply.then(
+    (value) => value === true,
+    () => false,
+  );
   const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), timeoutMs).unref());
   return Promise.race([answer, late]);
 }
@@ -86,13 +100,9 @@ export class MentionEngine {
   request<T = unknown>(message: WithoutId<MentionRequest>, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new Error("the server is closing"));
     if ("projectId" in message) this.projects.add(message.projectId);
-    const id = shared.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      const worker = startWorker();
-      shared.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...message, id });
-      signal?.addEventListener("abort", () => shared.worker?.postMessage({ op: "cancel", target: id, id: shared.nextId++ }), { once: true });
-    });
+    const { id, reply } = send<T>(startWorker, message);
+    signal?.addEventListener("abort", () => shared.worker?.postMessage({ op: "cancel", target: id, id: shared.nextId++ }), { once: true });
+    return reply;
   }
 
   /** What the worker holds (projects, file counts, whether watched), its memory and its thread's nice value (Linux). */
