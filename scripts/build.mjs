@@ -25,8 +25,10 @@ const moduleUrl = 'var __parleyModuleUrl=require("url").pathToFileURL(__filename
 const entries = [
   { in: "src/cli.ts", out: "dist/cli.cjs", banner: "#!/usr/bin/env node" },
   // Scans, watches and ranks files off the main thread; loaded from next to cli.cjs / extension.cjs.
-  // @parcel/watcher's JS is bundled; its native prebuild (@parcel/watcher-<platform>) is required at run time.
   { in: "src/services/mention-worker.ts", out: "dist/mention-worker.cjs" },
+  // Each project's file watcher runs in a child process started from the mention worker. The
+  // @parcel/watcher JS is bundled; its native prebuild (@parcel/watcher-<platform>) is required at run time.
+  { in: "src/services/file-watcher-process.ts", out: "dist/file-watcher-process.cjs" },
 ];
 if (fs.existsSync("src/extension.ts")) entries.push({ in: "src/extension.ts", out: "dist/extension.cjs" });
 

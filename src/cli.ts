@@ -43,7 +43,7 @@ async function serve(options: ServeOptions): Promise<void> {
   prepareHome(options.home);
   checkProjects(options.projects);
   const log = createLogger();
-  const [{ createRuntime }, { listen }, { watchStarting }] = await Promise.all([import("./server/runtime"), import("./server/listen"), import("./services/mention-engine")]);
+  const [{ createRuntime }, { listen }] = await Promise.all([import("./server/runtime"), import("./server/listen")]);
   const runtime = createRuntime({
     home: options.home,
     log,
@@ -72,18 +72,9 @@ async function serve(options: ServeOptions): Promise<void> {
 
   const stop = (signal: NodeJS.Signals) => {
     log.info(`${signal} received, shutting down`);
-    const exit = async () => {
-      // A file watcher still subscribing cannot be interrupted, and a normal exit would wait for it
-      // (minutes at a million files) and then abort. Then the signal is raised again with its
-      // default action, which ends the process at once; the database is safe under a kill.
-      if (await watchStarting(500)) {
-        log.warn("the file watcher was still starting: stopping without waiting for it");
-        process.kill(process.pid, signal);
-        return;
-      }
-      process.exit(0);
-    };
-    setTimeout(() => void exit(), SHUTDOWN_DEADLINE_MS).unref();
+    // File watchers run in child processes that end with this one (a walk under way included).
+    const exit = () => process.exit(0);
+    setTimeout(exit, SHUTDOWN_DEADLINE_MS).unref();
     void server.close().then(exit);
   };
   process.once("SIGTERM", () => stop("SIGTERM"));

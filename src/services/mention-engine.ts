@@ -1,28 +1,16 @@
 // The main thread's side of the mention worker: requests by id, replies as promises. One worker
-// serves the whole process (the native file watcher loads once per process, and must not be torn
-// down under a live subscription): started on first use, again after a crash, never holding the
-// process open. Each engine (one per server runtime) closes the projects it opened.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+// serves the whole process (every server runtime in it shares its indexes' memory budget): started
+// on first use, again after a crash, never holding the process open. Each engine (one per server
+// runtime) closes the projects it opened.
 import { Worker } from "node:worker_threads";
-import type { MentionReply, MentionRequest } from "./mention-worker";
+import { bundleEntry } from "./bundle-entry";
+import type { HeldBody, MentionReply, MentionRequest } from "./mention-worker";
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
 /** A search that a newer keystroke of the same client replaced before it ran. */
 export class SupersededError extends Error {}
-
-/**
- * Where the worker is: next to the bundle (dist/mention-worker.cjs, beside dist/cli.cjs and
- * dist/extension.cjs), or the TypeScript source under tsx (tests, the bench), loaded with tsx.
- */
-export function mentionWorkerEntry(): { file: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".cjs")) return { file: path.join(path.dirname(here), "mention-worker.cjs"), execArgv: [] };
-  // Only the loader: workers refuse some process flags (--expose-gc, for one).
-  return { file: path.join(path.dirname(here), "mention-worker.ts"), execArgv: ["--import", "tsx"] };
-}
 
 const shared = {
   worker: undefined as Worker | undefined,
@@ -33,7 +21,7 @@ const shared = {
 
 function startWorker(): Worker {
   if (shared.worker) return shared.worker;
-  const { file, execArgv } = mentionWorkerEntry();
+  const { file, execArgv } = bundleEntry("mention-worker");
   const worker = new Worker(file, { execArgv });
   worker.unref();
   worker.on("message", (reply: MentionReply) => {
@@ -57,38 +45,6 @@ function startWorker(): Worker {
   return worker;
 }
 
-/**
- * Posts a request to the worker `worker()` gives; its reply (or the worker's failure, a failure to
- * start it included) settles `reply`.
- */
-function send<T>(worker: () => Worker, message: WithoutId<MentionRequest>): { id: number; reply: Promise<T> } {
-  const id = shared.nextId++;
-  const reply = new Promise<T>((resolve, reject) => {
-    const target = worker();
-    shared.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    target.postMessage({ ...message, id });
-  });
-  return { id, reply };
-}
-
-/**
- * Whether the mention worker is subscribing a file watcher, answered within `timeoutMs` (true when
- * it does not answer: it cannot be known). Such a subscription walks the whole tree in native
- * threads that cannot be interrupted, and a process exit waits for it (minutes at a million files)
- * and then aborts; see the CLI's shutdown.
- */
-export async function watchStarting(timeoutMs: number): Promise<boolean> {
-  // Never starts a worker: without one, nothing is subscribing.
-  const running = shared.worker;
-  if (!running) return false;
-  const answer = send<boolean>(() => running, { op: "watch-starting" }).reply.then(
-    (value) => value === true,
-    () => false,
-  );
-  const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), timeoutMs).unref());
-  return Promise.race([answer, late]);
-}
-
 export class MentionEngine {
   private readonly projects = new Set<string>();
   private closed = false;
@@ -100,13 +56,33 @@ export class MentionEngine {
   request<T = unknown>(message: WithoutId<MentionRequest>, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new Error("the server is closing"));
     if ("projectId" in message) this.projects.add(message.projectId);
-    const { id, reply } = send<T>(startWorker, message);
+    const id = shared.nextId++;
+    // The worker's failure (a failure to start it included) rejects the reply.
+    const reply = new Promise<T>((resolve, reject) => {
+      const worker = startWorker();
+      shared.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ ...message, id });
+    });
     signal?.addEventListener("abort", () => shared.worker?.postMessage({ op: "cancel", target: id, id: shared.nextId++ }), { once: true });
     return reply;
   }
 
-  /** What the worker holds (projects, file counts, whether watched), its memory and its thread's nice value (Linux). */
-  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean }[]; memory: NodeJS.MemoryUsage; priority?: number }> {
+  /** A body the worker holds (a scan's, a catalog's), a part at a time; stopping early releases it. */
+  async *readBody({ body, size }: HeldBody): AsyncGenerator<Buffer> {
+    let at = 0;
+    try {
+      while (at < size) {
+        const part = Buffer.from(await this.request<ArrayBuffer>({ op: "body-part", body, at }));
+        at += part.length;
+        yield part;
+      }
+    } finally {
+      if (at < size) void this.request({ op: "body-release", body }).catch(() => {});
+    }
+  }
+
+  /** What the worker holds (projects, file counts, whether watched and by which process, bodies not yet read), its memory and its thread's nice value (Linux). */
+  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean; watcherPid?: number }[]; bodies: number; memory: NodeJS.MemoryUsage; priority?: number }> {
     return this.request({ op: "stats" });
   }
 

@@ -1,66 +1,41 @@
 // The mention worker: scans, watches, indexes and ranks each project's files off the main thread,
 // so that a million paths never stall the server. Messages are MentionRequest / MentionReply.
-import fs from "node:fs";
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import type { FileMention } from "../core/mention-search";
 import type { MentionCategory } from "../shared/mentions";
-import { parcelWatch, ProjectFiles, type ProjectFilesOptions } from "./project-files";
+import { lowerHelperThreads, lowerOwnThread, ownThreadId } from "./background-priority";
+import { processWatch } from "./file-watcher";
+import { ProjectFiles, type ProjectFilesOptions } from "./project-files";
 
 export type MentionRequest =
   | { id: number; op: "scan"; projectId: string; dir: string }
   | { id: number; op: "catalog"; projectId: string; dir: string; tags: FileMention[] }
+  | { id: number; op: "body-part"; body: number; at: number }
+  | { id: number; op: "body-release"; body: number }
   | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string }
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "stats" }
-  | { id: number; op: "watch-starting" }
   | { id: number; op: "forget"; projectIds: string[] };
+/** What scan and catalog answer: a body held here, read a part at a time (see MentionEngine.readBody). */
+export type HeldBody = { body: number; size: number };
 export type MentionReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string; superseded?: boolean };
 
-/**
- * Scans and index builds are background work: on a busy machine they must not take the CPU from
- * the server's main thread (chat streams, health checks). Linux keeps a nice value per thread, and
- * setpriority() with a thread id changes only that thread, so this worker lowers its own.
- * Elsewhere (or if refused) it keeps the default priority.
- */
-export const WORKER_NICE = 10;
-function ownThreadId(): number | undefined {
-  if (process.platform !== "linux") return undefined;
-  try {
-    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
-    return Number.isInteger(tid) && tid > 0 && tid !== process.pid ? tid : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// This thread (scans, index builds, ranking) and the process's helper threads (this worker's
+// garbage collection, the scan's directory reads) yield the CPU to the main thread.
 const threadId = parentPort ? ownThreadId() : undefined;
-if (threadId !== undefined) {
-  try {
-    os.setPriority(threadId, WORKER_NICE);
-  } catch {
-    // Not allowed: the default priority stays.
-  }
+if (parentPort) {
+  lowerOwnThread();
+  lowerHelperThreads();
 }
 /** This thread's nice value where it can be read (Linux), for stats. */
 const ownPriority = () => (threadId === undefined ? undefined : os.getPriority(threadId));
 
 const projects = new Map<string, ProjectFiles>();
-/**
- * Watcher subscriptions under way: each walks its whole tree in native threads that nothing can
- * interrupt, closed projects' included (see watch-starting, and the CLI's shutdown).
- */
-let subscribing = 0;
-const options: ProjectFilesOptions = {
-  watch: async (...args) => {
-    subscribing++;
-    try {
-      return await parcelWatch(...args);
-    } finally {
-      subscribing--;
-    }
-  },
-};
+const log = (message: string) => console.error(`parley mentions: ${message}`);
+// Each project's watcher runs in a child process of its own, which a stop can kill mid-walk.
+const options: ProjectFilesOptions = { watch: processWatch(log), log };
 /** The newest search per client (by project and client id): older ones still waiting are skipped. */
 const newest = new Map<string, number>();
 const cancelled = new Set<number>();
@@ -71,7 +46,7 @@ function project(projectId: string, dir: string): ProjectFiles {
     void files.close();
     files = undefined;
   }
-  if (!files) projects.set(projectId, (files = new ProjectFiles(dir, { ...options, log: (m) => console.error(`parley mentions: ${m}`) })));
+  if (!files) projects.set(projectId, (files = new ProjectFiles(dir, options)));
   return files;
 }
 
@@ -79,14 +54,17 @@ class Superseded extends Error {}
 
 async function handle(request: MentionRequest): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> {
   switch (request.op) {
-    case "scan": {
-      const body = encode(await project(request.projectId, request.dir).scanBody());
-      return { value: body, transfer: [body] };
+    case "scan":
+      return { value: hold(await project(request.projectId, request.dir).scanBody()) };
+    case "catalog":
+      return { value: hold(await project(request.projectId, request.dir).catalogFiles(request.tags)) };
+    case "body-part": {
+      const part = bodyPart(request.body, request.at);
+      return { value: part, transfer: [part] };
     }
-    case "catalog": {
-      const body = encode(await project(request.projectId, request.dir).catalogFiles(request.tags));
-      return { value: body, transfer: [body] };
-    }
+    case "body-release":
+      release(request.body);
+      return { value: null };
     case "search": {
       const key = request.clientId === undefined ? undefined : `${request.projectId}\n${request.clientId}`;
       if (key) newest.set(key, request.id);
@@ -111,21 +89,50 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
         }),
       );
       return { value: null };
-    case "watch-starting":
-      return { value: subscribing > 0 };
     case "stats":
-      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, events: p.eventsSeen })), memory: process.memoryUsage(), priority: ownPriority() } };
+      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, memory: process.memoryUsage(), priority: ownPriority() } };
   }
 }
 
-function encode(text: string): ArrayBuffer {
+/**
+ * Bodies of scans and catalogs (about 100 MB at a million files), held here and handed out a part
+ * at a time as the client takes them: the main thread never holds more than a part, so a big body
+ * neither grows its memory nor sets off its garbage collector. One a client abandons is dropped
+ * after BODY_IDLE_MS without a read.
+ */
+const bodies = new Map<number, { bytes: Buffer; idle: NodeJS.Timeout }>();
+let nextBody = 1;
+const BODY_PART_BYTES = 1 << 20;
+const BODY_IDLE_MS = 60_000;
+
+function hold(text: string): HeldBody {
+  const body = nextBody++;
   const bytes = Buffer.from(text);
-  // A Buffer may sit in a shared pool: copy into an ArrayBuffer of its own so it can be transferred.
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
+  bodies.set(body, { bytes, idle: setTimeout(() => release(body), BODY_IDLE_MS).unref() });
+  return { body, size: bytes.length };
+}
+
+/** The part of a held body from byte `at` (a copy of its own, to transfer); the last part releases it. */
+function bodyPart(body: number, at: number): ArrayBuffer {
+  const held = bodies.get(body);
+  if (!held) throw new Error("that body is no longer held");
+  held.idle.refresh();
+  const end = Math.min(held.bytes.length, at + BODY_PART_BYTES);
+  const part = new Uint8Array(held.bytes.subarray(at, end)).buffer;
+  if (end >= held.bytes.length) release(body);
+  return part;
+}
+
+function release(body: number): void {
+  clearTimeout(bodies.get(body)?.idle);
+  bodies.delete(body);
 }
 
 parentPort?.on("message", (request: MentionRequest) => {
-  handle(request).then(
+  const reply = handle(request);
+  // A first scan may have started libuv's thread pool just now.
+  lowerHelperThreads();
+  reply.then(
     ({ value, transfer }) => parentPort!.postMessage({ id: request.id, ok: true, value } satisfies MentionReply, transfer ?? []),
     (error: unknown) =>
       parentPort!.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error), superseded: error instanceof Superseded } satisfies MentionReply),

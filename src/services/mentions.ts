@@ -5,6 +5,7 @@ import type { MentionCategory, MentionItem, RankedMention } from "../shared/ment
 import type { ChatsRepo } from "../store/chats-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
 import type { MentionEngine } from "./mention-engine";
+import type { HeldBody } from "./mention-worker";
 import type { ProjectSnapshot } from "./project-snapshot";
 import type { McpToolEntry } from "../tools/mcp/manager";
 
@@ -37,9 +38,9 @@ export type MentionSearchOptions = {
 export class Mentions {
   constructor(private readonly deps: MentionDeps) {}
 
-  /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker. */
-  async scanBody(project: { id: string; dir: string }): Promise<Buffer> {
-    return Buffer.from(await this.deps.engine.request<ArrayBuffer>({ op: "scan", projectId: project.id, dir: project.dir }));
+  /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker and read from it a part at a time. */
+  async scanBody(project: { id: string; dir: string }): Promise<AsyncGenerator<Buffer>> {
+    return this.deps.engine.readBody(await this.deps.engine.request<HeldBody>({ op: "scan", projectId: project.id, dir: project.dir }));
   }
 
   others(snapshot: ProjectSnapshot, chatId?: string): MentionItem[] {
@@ -64,18 +65,23 @@ export class Mentions {
   }
 
   /** The catalog as three parts to write in order: the file list (often most of it) comes from the worker as bytes. */
-  async catalogParts(snapshot: ProjectSnapshot, chatId?: string): Promise<[string, Buffer, string]> {
+  async catalogBody(snapshot: ProjectSnapshot, chatId?: string): Promise<AsyncGenerator<Buffer | string>> {
     const { project, fileTags } = snapshot;
-    const files = Buffer.from(await this.deps.engine.request<ArrayBuffer>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags }));
+    const files = this.deps.engine.readBody(await this.deps.engine.request<HeldBody>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags }));
     const others = this.others(snapshot, chatId);
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
     const rest = JSON.stringify({ agents: of("agents"), actions: of("actions"), tools: of("tools"), mcp: of("mcp"), model: of("model")[0]?.label ?? null });
-    return ['{"files":', files, `,${rest.slice(1)}`];
+    return (async function* () {
+      yield '{"files":';
+      yield* files;
+      yield `,${rest.slice(1)}`;
+    })();
   }
 
   async catalog(snapshot: ProjectSnapshot, chatId?: string) {
-    const [head, files, tail] = await this.catalogParts(snapshot, chatId);
-    return JSON.parse(head + files.toString() + tail) as {
+    const parts: Buffer[] = [];
+    for await (const part of await this.catalogBody(snapshot, chatId)) parts.push(Buffer.from(part));
+    return JSON.parse(Buffer.concat(parts).toString()) as {
       files: { path: string; name: string; folder: string; tags?: string[] }[];
       agents: MentionItem[];
       actions: MentionItem[];

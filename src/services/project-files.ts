@@ -12,15 +12,13 @@ import type { RankedMention } from "../shared/mentions";
 import { compareShallowFirst, isListedFile, scanWithinBudget, SKIPPED_DIRS, sortShallowFirst, type ScanBudget } from "./project-scan";
 
 export type WatchEvent = { type: "create" | "update" | "delete"; path: string };
-export type Watcher = { unsubscribe(): Promise<void> };
-/** Subscribes to changes below `dir` (absolute event paths); rejects when the platform cannot. */
-export type WatchFn = (dir: string, onEvents: (events: WatchEvent[]) => void, ignoredDirNames: readonly string[]) => Promise<Watcher>;
-
-/** `@parcel/watcher` (the native watcher VS Code uses: one inotify/FSEvents/ReadDirectoryChangesW watch per tree, not per file). */
-export const parcelWatch: WatchFn = async (dir, onEvents, ignoredDirNames) => {
-  const watcher = (await import("@parcel/watcher")) as typeof import("@parcel/watcher");
-  return watcher.subscribe(dir, (error, events) => (error ? console.error(`parley mentions: watcher: ${error.message}`) : onEvents(events)), { ignore: ignoredDirNames.map((name) => `**/${name}`) });
-};
+/** A subscription; `pid` is the process that watches, when it is one of its own. */
+export type Watcher = { unsubscribe(): Promise<void>; pid?: number };
+/**
+ * Subscribes to changes below `dir` (absolute event paths); rejects when the platform cannot.
+ * `onLost` hears when a started subscription ends by itself (its process died).
+ */
+export type WatchFn = (dir: string, onEvents: (events: WatchEvent[]) => void, ignoredDirNames: readonly string[], onLost: (error: Error) => void) => Promise<Watcher>;
 
 export type ProjectFilesOptions = {
   maxAgeMs?: number;
@@ -109,7 +107,8 @@ export class ProjectFiles {
 
   private async startWatching(): Promise<void> {
     try {
-      this.watcher = await this.options.watch!(this.realDir, (events) => this.onEvents(events), [...SKIPPED_DIRS]);
+      const watcher = await this.options.watch!(this.realDir, (events) => this.onEvents(events), [...SKIPPED_DIRS], (error) => this.lost(watcher, error));
+      this.watcher = watcher;
       this.watching = true;
       if (this.closed) await this.close();
     } catch (error) {
@@ -117,6 +116,19 @@ export class ProjectFiles {
       // meanwhile, the folder may be gone: nothing to say then.)
       if (!this.closed) this.options.log?.(`not watching ${this.dir}: ${(error as Error).message}`);
     }
+  }
+
+  /** A watcher that ended by itself: rescans when stale, as without one, and the next one starts a new watcher. */
+  private lost(watcher: Watcher, error: Error): void {
+    if (this.watcher !== watcher) return;
+    this.watcher = undefined;
+    this.watching = false;
+    this.options.log?.(`stopped watching ${this.dir}: ${error.message}`);
+  }
+
+  /** The watcher's process, when it runs in one (for stats). */
+  get watcherPid(): number | undefined {
+    return this.watcher?.pid;
   }
 
   /** Watcher events received (for stats). */

@@ -10,7 +10,8 @@ import type { Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
-import { APP_JSON, popup, seedProject, startEverything, until, writeAppJson } from "../helpers/mention-fixture";
+import { APP_JSON, popup, seedProject, startEverything, writeAppJson } from "../helpers/mention-fixture";
+import { until } from "../helpers/poll";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
 

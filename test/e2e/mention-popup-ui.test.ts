@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
-import { popup, seedProject, startEverything, until } from "../helpers/mention-fixture";
+import { popup, seedProject, startEverything } from "../helpers/mention-fixture";
+import { until } from "../helpers/poll";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
 

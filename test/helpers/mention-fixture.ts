@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { until } from "./poll";
 import type { Stack } from "./stack";
 
 export const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -62,18 +63,6 @@ export async function startEverything(stack: Stack): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the MCP server did not become ready: ${await (await stack.api("GET", `/api/mcp/servers?${query}`)).text()}`);
-}
-
-/** Polls `read` until `ok` holds (or fails with what it saw last). */
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > deadline) assert.fail(`${what}: last saw ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    last = await read();
-  }
-  return last;
 }
 
 /** The popup as a test reads it. */

@@ -4,6 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { generatePaths } from "../../bench/path-generator";
+import type { HeldBody } from "../../src/services/mention-worker";
+import { until } from "../helpers/poll";
+import { threadNices } from "../helpers/processes";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -12,14 +15,17 @@ function write(root: string, rel: string, content = "x\n") {
   fs.writeFileSync(path.join(root, rel), content);
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** A few thousand empty files with long paths: their scan's body is several parts (a part is 1 MiB). */
+function writeLongPaths(root: string): string[] {
+  const deep = "packages/a-rather-long-package-name/src/components/with-a-long-folder-name/and-another-one-below/";
+  const names = Array.from({ length: 4000 }, (_, n) => `${deep.repeat(2)}component-with-a-long-name-${n}.tsx`);
+  for (const name of names) write(root, name, "");
+  return names;
+}
+
+/** Waits until `probe` gives something (not undefined). */
+async function eventually<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  return (await until(probe, (value) => value !== undefined, "timed out", ms))!;
 }
 
 describe("mentions off the main thread", () => {
@@ -27,6 +33,16 @@ describe("mentions off the main thread", () => {
   const search = async (q: string, extra = "") =>
     (await (await s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${encodeURIComponent(q)}&category=files${extra}`)).json()) as { insertText: string }[];
   afterEach(() => s?.stop().catch(() => {}));
+  /** A server with one project of one file, searched once (so it is scanned, indexed and watched). */
+  const serveOneFile = async () => {
+    s = await startTestServer();
+    write(s.projectDir, "src/alpha.ts");
+    await s.api("POST", "/api/projects", { dir: s.projectDir });
+    assert.ok((await search("alpha")).length > 0);
+  };
+  /** The project's watcher process, once it has one. */
+  const watcherPid = async (what = "a watcher process") =>
+    (await until(() => s.runtime.mentionEngine.stats(), (stats) => stats.projects[0]?.watcherPid !== undefined, what, 20_000)).projects[0]!.watcherPid!;
 
   it("keeps answering the health route while the first 60k-file search and a scan run", async function () {
     this.timeout(180_000);
@@ -76,15 +92,77 @@ describe("mentions off the main thread", () => {
 
   it("runs the worker's scans and index builds below the main thread's priority (Linux)", async function () {
     if (process.platform !== "linux") this.skip();
-    s = await startTestServer();
-    write(s.projectDir, "src/alpha.ts");
-    await s.api("POST", "/api/projects", { dir: s.projectDir });
-    assert.ok((await search("alpha")).length > 0);
+    await serveOneFile();
     const { priority } = await s.runtime.mentionEngine.stats();
     // A higher nice value yields the CPU to the main thread (streams, health) on a busy machine.
     assert.equal(typeof priority, "number");
     assert.ok(priority! > os.getPriority(0), `worker nice ${priority}, main thread nice ${os.getPriority(0)}`);
     assert.equal(os.getPriority(process.pid), os.getPriority(0), "the main thread keeps its priority");
+    // So do the process's helper threads (garbage collection, libuv's pool for the scan's reads),
+    // which on two cores otherwise keep the main thread waiting for one.
+    const helpers = threadNices(process.pid, ["V8Worker", "libuv-worker"]);
+    assert.ok(helpers.length > 0 && helpers.every((nice) => nice === priority), `helper threads' nice values ${helpers}`);
+  });
+
+  it("watches each project from a low-priority child process, which closing the project ends (Linux)", async function () {
+    if (process.platform !== "linux") this.skip();
+    await serveOneFile();
+    const pid = await watcherPid();
+    assert.notEqual(pid, process.pid);
+    // Every thread of it, the native walk's included, yields the CPU to the server.
+    const nices = threadNices(pid);
+    assert.ok(nices.length > 1 && nices.every((nice) => nice > os.getPriority(0)), `watcher threads' nice values ${nices}`);
+    await s.runtime.mentionEngine.close();
+    await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends");
+  });
+
+  it("goes on watching after its watcher process dies: a new one starts with the next rescan", async function () {
+    if (process.platform !== "linux") this.skip();
+    await serveOneFile();
+    const first = await watcherPid();
+    process.kill(first, "SIGKILL");
+    await until(() => s.runtime.mentionEngine.stats(), (stats) => stats.projects[0]?.watching === false, "the project no longer counted as watched");
+    // Without a watcher a new file still shows up (the list is rescanned when stale), and the
+    // rescan starts a new watcher.
+    write(s.projectDir, "src/zebra.ts");
+    await until(() => search("zebra"), (rows) => rows.length === 1, "the new file found", 30_000);
+    const second = await watcherPid("a new watcher process");
+    assert.notEqual(second, first);
+  });
+
+  it("sends a scan and a catalog of many files whole, read from the worker a part at a time, and then holds nothing", async () => {
+    s = await startTestServer();
+    const names = writeLongPaths(s.projectDir);
+    const projectId = (await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json()).id;
+    const scan = await s.api("POST", `/api/projects/${projectId}/tags/scan`);
+    assert.equal(scan.status, 200);
+    assert.match(scan.headers.get("content-type") ?? "", /json/);
+    const text = await scan.text();
+    assert.ok(text.length > 2 ** 20, `a body of more than one part (${text.length} bytes)`);
+    const scanned = (JSON.parse(text) as { files: { path: string; name: string; folder: string }[] }).files;
+    assert.deepEqual(new Set(scanned.map((f) => f.path)), new Set(names));
+    assert.ok(scanned.every((f) => f.name === path.basename(f.path) && f.folder === path.dirname(f.path)));
+    const catalog = (await (await s.api("GET", `/api/mentions/catalog?projectDir=${encodeURIComponent(s.projectDir)}`)).json()) as { files: unknown[]; tools: unknown[] };
+    assert.equal(catalog.files.length, names.length);
+    assert.ok(catalog.tools.length > 0, "the rest of the catalog follows the files");
+    assert.equal((await s.runtime.mentionEngine.stats()).bodies, 0);
+  });
+
+  it("holds a body only while it is being read: a reader that stops early lets go of it", async () => {
+    s = await startTestServer();
+    writeLongPaths(s.projectDir);
+    const projectId = (await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json()).id;
+    const engine = s.runtime.mentionEngine;
+    const held = await engine.request<HeldBody>({ op: "scan", projectId, dir: s.projectDir });
+    assert.ok(held.size > 2 ** 20, `more than one part (${held.size} bytes)`);
+    const parts = engine.readBody(held);
+    const first = await parts.next();
+    assert.equal(first.value!.length, 2 ** 20);
+    assert.equal((await engine.stats()).bodies, 1, "held while being read");
+    // What a route's pipeline does when its client goes away.
+    await parts.return(undefined);
+    await until(async () => (await engine.stats()).bodies, (count) => count === 0, "no body held");
+    await assert.rejects(engine.request({ op: "body-part", body: held.body, at: 2 ** 20 }), /no longer held/);
   });
 
   it("shows a file created or deleted during a session without a restart", async () => {
@@ -94,17 +172,17 @@ describe("mentions off the main thread", () => {
     assert.deepEqual((await search("alpha")).map((r) => r.insertText), ["@src/alpha.ts"]);
     write(s.projectDir, "src/deep/newly/zebraCrossing.ts");
     write(s.projectDir, "src/zebraStripe.md");
-    await until(async () => ((await search("zebra")).length === 2 ? true : undefined)).catch(async (e) => {
+    await eventually(async () => ((await search("zebra")).length === 2 ? true : undefined)).catch(async (e) => {
       console.error(JSON.stringify(await s.runtime.mentionEngine.stats()), await search("zebra"), s.logLines);
       throw e;
     });
     fs.rmSync(path.join(s.projectDir, "src/zebraStripe.md"));
-    await until(async () => ((await search("zebra")).map((r) => r.insertText).join() === "@src/deep/newly/zebraCrossing.ts" ? true : undefined));
+    await eventually(async () => ((await search("zebra")).map((r) => r.insertText).join() === "@src/deep/newly/zebraCrossing.ts" ? true : undefined));
     // Ignored files stay out.
     write(s.projectDir, ".gitignore", "*.log\n");
     write(s.projectDir, "zebra.log");
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await until(async () => ((await search("zebra")).some((r) => r.insertText === "@zebra.log") ? undefined : true));
+    await eventually(async () => ((await search("zebra")).some((r) => r.insertText === "@zebra.log") ? undefined : true));
   });
 
   it("gives two interleaved typists the same results as each alone", async () => {

@@ -1,6 +1,8 @@
 // Tags, the project scan, and the @ popup's catalog and ranked search.
 import type { SettingsService } from "../../services/settings-service";
-import type { Router } from "express";
+import type { Response, Router } from "express";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { routeRouter } from "./router";
 import { z } from "zod";
 import { mentionSearchQuerySchema } from "../../shared/mentions";
@@ -18,6 +20,16 @@ function requestSignal(req: { on(event: "close", listener: () => void): unknown 
   return controller.signal;
 }
 
+/**
+ * Writes a JSON body as the client takes it (pipeline waits for each part to drain, and a client
+ * that goes away stops the reading, which releases what the worker holds). Failing midway, with the
+ * status already sent, the connection is cut: the client sees a broken body, never a wrong one.
+ */
+async function sendBody(res: Response, parts: AsyncIterable<Buffer | string>): Promise<void> {
+  res.type("json");
+  await pipeline(Readable.from(parts), res).catch(() => res.destroy());
+}
+
 // Scanning, indexing, ranking and serialising the file lists happen in the mention worker: these
 // handlers only pass bytes along, so a million files never stall other requests.
 export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegistry; settings: SettingsService }): Router {
@@ -29,16 +41,12 @@ export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegis
 
   router.post("/api/projects/:id/tags/scan", async (req, res) => {
     const project = deps.projects.byId(req.params.id);
-    res.type("json").end(await deps.mentions.scanBody(project));
+    await sendBody(res, await deps.mentions.scanBody(project));
   });
 
   router.get("/api/mentions/catalog", async (req, res) => {
     const query = parseWith(z.object({ projectDir: z.string(), chatId: z.string().optional() }), req.query, "the query");
-    const [head, files, tail] = await deps.mentions.catalogParts(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir)), query.chatId);
-    res.type("json");
-    res.write(head);
-    res.write(files);
-    res.end(tail);
+    await sendBody(res, await deps.mentions.catalogBody(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir)), query.chatId));
   });
 
   router.get("/api/mentions/search", async (req, res) => {
