@@ -27,8 +27,9 @@ function stop(child: ChildProcess): void {
 
 /** A WatchFn whose subscriptions each run in a child process; `log` hears errors after the start. */
 export function processWatch(log: (message: string) => void = () => {}): WatchFn {
-  return (dir, onEvents, ignoredDirNames, onLost) =>
+  return (dir, { ignoredDirNames, onEvents, onLost, signal }) =>
     new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new Error("the project was closed"));
       if (!exitHookSet) {
         exitHookSet = true;
         process.on("exit", () => running.forEach(stop));
@@ -61,6 +62,15 @@ export function processWatch(log: (message: string) => void = () => {}): WatchFn
         if (!started) reject(why);
         else if (!stopped) onLost(why);
       });
+      signal.addEventListener(
+        "abort",
+        () => {
+          if (started) return;
+          stop(child);
+          reject(new Error("the project was closed"));
+        },
+        { once: true },
+      );
       child.send({ dir, ignoredDirNames: [...ignoredDirNames] } satisfies WatcherCommand);
     });
 }

@@ -14,11 +14,16 @@ import { compareShallowFirst, isListedFile, scanWithinBudget, SKIPPED_DIRS, sort
 export type WatchEvent = { type: "create" | "update" | "delete"; path: string };
 /** A subscription; `pid` is the process that watches, when it is one of its own. */
 export type Watcher = { unsubscribe(): Promise<void>; pid?: number };
-/**
- * Subscribes to changes below `dir` (absolute event paths); rejects when the platform cannot.
- * `onLost` hears when a started subscription ends by itself (its process died).
- */
-export type WatchFn = (dir: string, onEvents: (events: WatchEvent[]) => void, ignoredDirNames: readonly string[], onLost: (error: Error) => void) => Promise<Watcher>;
+export type WatchOptions = {
+  ignoredDirNames: readonly string[];
+  onEvents: (events: WatchEvent[]) => void;
+  /** A started subscription ended by itself (its process died). */
+  onLost: (error: Error) => void;
+  /** Gives up a subscription still starting (its first walk of the tree): the promise rejects. */
+  signal: AbortSignal;
+};
+/** Subscribes to changes below `dir` (absolute event paths); rejects when the platform cannot. */
+export type WatchFn = (dir: string, options: WatchOptions) => Promise<Watcher>;
 
 export type ProjectFilesOptions = {
   maxAgeMs?: number;
@@ -91,6 +96,7 @@ export class ProjectFiles {
   }
 
   private watchStarting = false;
+  private readonly closing = new AbortController();
 
   /**
    * Starts the watcher without holding up the first answer: subscribing walks the whole tree (about
@@ -107,7 +113,12 @@ export class ProjectFiles {
 
   private async startWatching(): Promise<void> {
     try {
-      const watcher = await this.options.watch!(this.realDir, (events) => this.onEvents(events), [...SKIPPED_DIRS], (error) => this.lost(watcher, error));
+      const watcher = await this.options.watch!(this.realDir, {
+        ignoredDirNames: [...SKIPPED_DIRS],
+        onEvents: (events) => this.onEvents(events),
+        onLost: (error) => this.lost(watcher, error),
+        signal: this.closing.signal,
+      });
       this.watcher = watcher;
       this.watching = true;
       if (this.closed) await this.close();
@@ -272,6 +283,8 @@ export class ProjectFiles {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A watcher still making its first walk (minutes at a million files) stops now, not after it.
+    this.closing.abort();
     clearTimeout(this.flushTimer);
     const watcher = this.watcher;
     this.watcher = undefined;

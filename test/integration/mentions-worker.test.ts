@@ -4,9 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { generatePaths } from "../../bench/path-generator";
+import { processWatch } from "../../src/services/file-watcher";
 import type { HeldBody } from "../../src/services/mention-worker";
+import { ProjectFiles } from "../../src/services/project-files";
 import { until } from "../helpers/poll";
-import { threadNices } from "../helpers/processes";
+import { threadNices, watcherProcesses } from "../helpers/processes";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -114,6 +116,39 @@ describe("mentions off the main thread", () => {
     assert.ok(nices.length > 1 && nices.every((nice) => nice > os.getPriority(0)), `watcher threads' nice values ${nices}`);
     await s.runtime.mentionEngine.close();
     await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends");
+  });
+
+  it("gives up a watcher still starting (its first walk): its process ends and the subscription rejects", async function () {
+    if (process.platform !== "linux") this.skip();
+    const tree = makeTempDir();
+    try {
+      for (let d = 0; d < 50; d++) write(tree, `d${d}/f.ts`, "");
+      const closing = new AbortController();
+      const subscribing = processWatch()(tree, { ignoredDirNames: [], onEvents: () => {}, onLost: () => {}, signal: closing.signal });
+      const [pid] = await until(() => watcherProcesses(tree), (pids) => pids.length === 1, "a watcher process");
+      closing.abort();
+      await assert.rejects(subscribing, /closed/);
+      await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends", 2_000);
+    } finally {
+      removeDir(tree);
+    }
+  });
+
+  it("closing a project gives up its watcher's start", async () => {
+    const tree = makeTempDir();
+    try {
+      write(tree, "src/alpha.ts");
+      let signal: AbortSignal | undefined;
+      // A watcher whose first walk never ends, as at a million files.
+      const files = new ProjectFiles(tree, { watch: (_dir, options) => ((signal = options.signal), new Promise(() => {})) });
+      await files.ready();
+      assert.ok(signal, "the watcher was started after the first scan");
+      assert.equal(signal.aborted, false);
+      await files.close();
+      assert.equal(signal.aborted, true);
+    } finally {
+      removeDir(tree);
+    }
   });
 
   it("goes on watching after its watcher process dies: a new one starts with the next rescan", async function () {
