@@ -56,6 +56,10 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   // One spelling per route; the access check below covers every other spelling before any route runs.
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
+  // No ETags on answers the routes build: the API's data is live, and a browser revalidating a GET
+  // got a 304 that kept the stored answer's headers (a search's `X-Parley-Superseded` among them),
+  // so an empty answer stayed "superseded" forever. The UI's own files keep theirs (express.static).
+  app.set("etag", false);
   app.use(hostGuard(access));
   app.use(originGuard(access));
   app.use(tokenLogin(access));
@@ -63,6 +67,11 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(contentTypeGuard());
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   app.use(bodyDepthGuard);
+  app.use("/api", (_req, res, next) => {
+    // Chats, settings and file lists are live and private: never kept in a browser's cache.
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
 
   app.use(healthRoutes(options.version));
   app.use(projectRoutes(runtime));

@@ -7,6 +7,7 @@ import type { FileMention } from "../core/mention-search";
 import type { MentionCategory } from "../shared/mentions";
 import { lowerHelperThreads, lowerOwnThread, ownThreadId } from "./background-priority";
 import { processWatch } from "./file-watcher";
+import { KeystrokeOrder } from "./keystroke-order";
 import { ProjectFiles, type ProjectFilesOptions } from "./project-files";
 
 export type MentionRequest =
@@ -14,7 +15,7 @@ export type MentionRequest =
   | { id: number; op: "catalog"; projectId: string; dir: string; tags: FileMention[] }
   | { id: number; op: "body-part"; body: number; at: number }
   | { id: number; op: "body-release"; body: number }
-  | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string }
+  | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string; seq?: number }
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "stats" }
   | { id: number; op: "forget"; projectIds: string[] };
@@ -36,9 +37,8 @@ const projects = new Map<string, ProjectFiles>();
 const log = (message: string) => console.error(`parley mentions: ${message}`);
 // Each project's watcher runs in a child process of its own, which a stop can kill mid-walk.
 const options: ProjectFilesOptions = { watch: processWatch(log), log };
-/** The newest search per client (by project and client id): older ones still waiting are skipped. */
-const newest = new Map<string, number>();
-const cancelled = new Set<number>();
+/** Which searches are still wanted: a client's newest (by project and client id), not cancelled. */
+const order = new KeystrokeOrder();
 
 function project(projectId: string, dir: string): ProjectFiles {
   let files = projects.get(projectId);
@@ -67,18 +67,20 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       return { value: null };
     case "search": {
       const key = request.clientId === undefined ? undefined : `${request.projectId}\n${request.clientId}`;
-      if (key) newest.set(key, request.id);
-      const files = project(request.projectId, request.dir);
-      await files.mentions(request.tags);
-      // Let queued keystrokes arrive first: a newer one from the same client makes this one moot.
-      await yieldToEvents();
-      if (cancelled.delete(request.id) || (key && newest.get(key) !== request.id)) throw new Superseded();
-      const value = await files.search(request.tags, request.query, { category: request.category, limit: request.limit }, request.clientId);
-      if (key && newest.get(key) === request.id) newest.delete(key);
-      return { value };
+      try {
+        if (!order.arrive(request.id, key, request.seq)) throw new Superseded();
+        const files = project(request.projectId, request.dir);
+        await files.mentions(request.tags);
+        // Let queued keystrokes arrive first: a newer one from the same client makes this one moot.
+        await yieldToEvents();
+        if (order.moot(request.id, key)) throw new Superseded();
+        return { value: await files.search(request.tags, request.query, { category: request.category, limit: request.limit }, request.clientId) };
+      } finally {
+        order.finish(request.id);
+      }
     }
     case "cancel":
-      cancelled.add(request.target);
+      order.cancel(request.target);
       return { value: null };
     case "forget":
       await Promise.all(
@@ -90,7 +92,7 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       );
       return { value: null };
     case "stats":
-      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, memory: process.memoryUsage(), priority: ownPriority() } };
+      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, searches: { inFlight: order.inFlight, skipped: order.skipped }, memory: process.memoryUsage(), priority: ownPriority() } };
   }
 }
 

@@ -31,6 +31,8 @@ export type MentionSearchOptions = {
   chatId?: string;
   /** Per-client narrowing state, and a newer keystroke of the same client supersedes this one. */
   clientId?: string;
+  /** The client's count of its keystrokes: newer means larger, whatever order the requests arrive in. */
+  seq?: number;
   /** Aborted (the client went away): the worker skips the search if it has not started. */
   signal?: AbortSignal;
 };
@@ -92,11 +94,11 @@ export class Mentions {
   }
 
   async search(snapshot: ProjectSnapshot, query: string, options: MentionSearchOptions): Promise<RankedMention[]> {
-    const { category, limit, chatId, clientId, signal } = options;
+    const { category, limit, chatId, clientId, seq, signal } = options;
     const { project, fileTags } = snapshot;
     const files =
       category === undefined || category === "files"
-        ? await this.deps.engine.request<RankedMention[]>({ op: "search", projectId: project.id, dir: project.dir, tags: fileTags, query, category, limit, clientId }, signal)
+        ? await this.deps.engine.request<RankedMention[]>({ op: "search", projectId: project.id, dir: project.dir, tags: fileTags, query, category, limit, clientId, seq }, signal)
         : [];
     return [...files, ...rankOthers(this.others(snapshot, chatId), query, { category, limit })].slice(0, limit ?? Infinity);
   }

@@ -40,6 +40,8 @@ export const mentionSearchQuerySchema = z.object({
   chatId: z.string().optional(),
   /** Optional: an id per composer, so its keystrokes narrow from its own and supersede only its own. */
   clientId: z.string().max(200).optional(),
+  /** Optional, with `clientId`: rises with each keystroke, so a late older one never supersedes a newer one. */
+  seq: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export const scannedFileSchema = z.object({ path: z.string(), name: z.string(), folder: z.string() });

@@ -260,4 +260,56 @@ describe("mentions off the main thread", () => {
       if (r.headers.get("x-parley-superseded") === "1") assert.deepEqual(body, []);
     }
   });
+
+  it("orders a client's keystrokes by seq: one that arrives after a newer one is superseded, the newer one is not", async () => {
+    s = await startTestServer();
+    for (const p of generatePaths(500, 4)) write(s.projectDir, p);
+    await s.api("POST", "/api/projects", { dir: s.projectDir });
+    const get = (q: string, seq: number) => s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${q}&clientId=c1&seq=${seq}`);
+    // Requests go out on connections of their own and can reach the server in any order.
+    const newer = await get("user", 5);
+    assert.equal(newer.headers.get("x-parley-superseded"), null);
+    assert.ok(((await newer.json()) as unknown[]).length > 0);
+    const late = await get("us", 4);
+    assert.equal(late.headers.get("x-parley-superseded"), "1");
+    assert.deepEqual(await late.json(), []);
+    const next = await get("use", 6);
+    assert.equal(next.headers.get("x-parley-superseded"), null);
+    assert.ok(((await next.json()) as unknown[]).length > 0);
+    const bad = await get("u", -1);
+    assert.equal(bad.status, 400);
+  });
+
+  it("skips a search whose client went away before the worker got to it", async function () {
+    this.timeout(60_000);
+    s = await startTestServer();
+    for (const p of generatePaths(20_000, 6)) write(s.projectDir, p);
+    await s.api("POST", "/api/projects", { dir: s.projectDir });
+    const stats = () => s.runtime.mentionEngine.stats();
+    // The worker is the process's: earlier tests' searches count too.
+    const skippedBefore = (await stats()).searches.skipped;
+    // Both wait for the project's first scan and index; the second one's client leaves meanwhile.
+    const waited = s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=user&clientId=c4&seq=1`);
+    const client = new AbortController();
+    const abandoned = fetch(`${s.url}/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=use&clientId=c5&seq=1`, {
+      headers: { authorization: `Bearer ${s.token}` },
+      signal: client.signal,
+    }).catch(() => undefined);
+    await until(stats, (st) => st.searches.inFlight >= 2, "both searches in the worker");
+    client.abort();
+    await abandoned;
+    assert.ok(((await (await waited).json()) as unknown[]).length > 0, "the search still waited for is answered");
+    assert.equal((await stats()).searches.skipped, skippedBefore + 1);
+  });
+
+  it("lets no browser keep or revalidate an API answer: no-store, and no ETag (a 304 would keep a superseded mark)", async () => {
+    await serveOneFile();
+    const res = await s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=zzqx&clientId=c3&seq=1`);
+    assert.deepEqual(await res.json(), []);
+    assert.equal(res.headers.get("cache-control"), "no-store");
+    assert.equal(res.headers.get("etag"), null);
+    const settings = await s.api("GET", `/api/settings/resolved?projectDir=${encodeURIComponent(s.projectDir)}`);
+    assert.equal(settings.headers.get("cache-control"), "no-store");
+    assert.equal(settings.headers.get("etag"), null);
+  });
 });

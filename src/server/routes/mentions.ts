@@ -12,9 +12,11 @@ import type { ProjectRegistry } from "../../services/project-registry";
 import { parseWith } from "../middleware/validation";
 
 /** Aborts when the client goes away before the answer is written. */
-function requestSignal(req: { on(event: "close", listener: () => void): unknown }, res: { writableEnded: boolean }): AbortSignal {
+function requestSignal(res: { on(event: "close", listener: () => void): unknown; writableEnded: boolean }): AbortSignal {
   const controller = new AbortController();
-  req.on("close", () => {
+  // The response's close, not the request's: a request closes as soon as its body has been read,
+  // which says nothing about whether anyone still waits for the answer.
+  res.on("close", () => {
     if (!res.writableEnded) controller.abort();
   });
   return controller.signal;
@@ -52,9 +54,9 @@ export function mentionRoutes(deps: { mentions: Mentions; projects: ProjectRegis
   router.get("/api/mentions/search", async (req, res) => {
     const query = parseWith(mentionSearchQuerySchema, req.query, "the query");
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
-    const signal = requestSignal(req, res);
+    const signal = requestSignal(res);
     try {
-      res.json(await deps.mentions.search(snapshot, query.q, { category: query.category, limit: query.limit, chatId: query.chatId, clientId: query.clientId, signal }));
+      res.json(await deps.mentions.search(snapshot, query.q, { category: query.category, limit: query.limit, chatId: query.chatId, clientId: query.clientId, seq: query.seq, signal }));
     } catch (error) {
       // A newer keystroke of the same client (`clientId`) replaced this one before it ran.
       if (!(error instanceof SupersededError)) throw error;

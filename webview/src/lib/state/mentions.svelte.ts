@@ -194,7 +194,7 @@ export class MentionsState {
     try {
       const answer = await this.api.call(
         "GET /api/mentions/search",
-        { query: { projectDir, q: query, clientId: this.clientId, ...(category ? { category } : {}), ...(chatId ? { chatId } : {}) } },
+        { query: { projectDir, q: query, clientId: this.clientId, seq: mine, ...(category ? { category } : {}), ...(chatId ? { chatId } : {}) } },
         { signal: controller.signal, onHeaders: (headers) => (superseded = headers.get("x-parley-superseded") === "1") },
       );
       if (mine !== this.sequence || superseded) return;
