@@ -1,7 +1,8 @@
 // Direct runs from the composer in the web UI (issue 15), in a real Chromium against `parley serve`
 // and the fake gateway: `@reviewer task` runs the agent with its own calls inside its card, `@shell
 // cmd` dispatches with its approval in the card, Stop ends a waiting run, refusals keep the text,
-// the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px.
+// the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px, and a
+// run sent right after a reload (before the project list has come) still finds its project.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -166,5 +167,24 @@ describe("web UI: direct runs of agents and tools from the composer", function (
       await sub.getByRole("group", { name: "shell", exact: true }).waitFor();
       await sub.getByRole("button", { expanded: false }).first().click();
     });
+  });
+
+  it("runs a dispatch sent right after a reload, before the project list has come", async () => {
+    await page.goto(chatUrl);
+    // The list takes its time: the run waits for its project's folder rather than going out without one.
+    await page.route("**/api/projects", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
+    try {
+      await page.reload();
+      await say("@reviewer shell: echo after-reload");
+      await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "after-reload" }).waitFor();
+      await turnEnded();
+      assert.equal(await page.getByRole("alert").count(), 0, "no refusal");
+      assert.equal(await card("subagent reviewer").count(), 2, "the earlier one and this one");
+    } finally {
+      await page.unroute("**/api/projects");
+    }
   });
 });

@@ -55,8 +55,8 @@ export class ChatSession {
   constructor(
     private readonly api: ApiClient,
     readonly chatId: string,
-    /** A project's folder by its id, for the direct-run routes. */
-    private readonly projectDirOf: (projectId: string) => string = () => "",
+    /** A project's folder by its id (waiting for the project list if need be), for the direct-run routes. */
+    private readonly projectDirOf: (projectId: string) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async load(): Promise<void> {
@@ -105,10 +105,11 @@ export class ChatSession {
     if (!text.startsWith("@")) return this.send(text, modelId, referencedPaths);
     let route: DirectRoute | undefined;
     try {
-      const routed = await this.api.call("POST /api/composer/route", { body: { projectDir: this.projectDirOf(this.chat?.projectId ?? ""), text } });
+      const projectDir = (await this.projectDirOf(this.chat?.projectId ?? "")) ?? "";
+      const routed = await this.api.call("POST /api/composer/route", { body: { projectDir, text } });
       if (routed.kind === "message") return this.send(text, modelId, referencedPaths);
       route = routed;
-      await this.runDirect(route);
+      await this.runDirect(route, projectDir);
     } catch (error) {
       // A run the user stopped is no failure to explain.
       if (this.stopped) return;
@@ -131,9 +132,8 @@ export class ChatSession {
   }
 
   /** Runs the route's request as a turn of its own, following the chat's stream meanwhile so its cards show live. */
-  private async runDirect(route: DirectRoute): Promise<void> {
+  private async runDirect(route: DirectRoute, projectDir: string): Promise<void> {
     const chatId = this.chatId;
-    const projectDir = this.projectDirOf(this.chat?.projectId ?? "");
     const request = (): Promise<unknown> => {
       if (route.kind === "agent") return this.api.call("POST /api/tools/subagent", { body: { projectDir, chatId, agent: route.agent, task: route.task } });
       if (route.kind === "tool") return this.api.call("POST /api/tools/dispatch", { body: { projectDir, chatId, tool: route.tool, arguments: route.arguments, callId: newCallId() } });

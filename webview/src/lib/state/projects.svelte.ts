@@ -14,8 +14,25 @@ export class ProjectsState {
     private readonly preferredId?: string,
   ) {}
 
+  private loading: Promise<boolean> | undefined;
+
   /** Reloads the list; returns true when that made a project current (none was before). */
-  async load(): Promise<boolean> {
+  load(): Promise<boolean> {
+    return (this.loading = this.read());
+  }
+
+  /**
+   * A project's folder by its id (or, for no id, the current project's), waiting for the list when
+   * it does not have the project yet: right after a reload a run must not go out without its folder.
+   */
+  async dirOf(projectId: string): Promise<string | undefined> {
+    const known = () => (projectId ? this.list.find((p) => p.id === projectId)?.dir : this.current?.dir);
+    if (known() === undefined) await (this.loading ?? this.load()).catch(() => false);
+    if (known() === undefined) await this.load().catch(() => false);
+    return known() ?? this.current?.dir;
+  }
+
+  private async read(): Promise<boolean> {
     this.list = await this.api.call("GET /api/projects");
     if (this.currentId) return false;
     this.currentId = this.list.find((p) => p.id === this.preferredId)?.id ?? this.list[0]?.id;
