@@ -1,8 +1,8 @@
 // Direct runs from the composer in the web UI (issue 15), in a real Chromium against `parley serve`
 // and the fake gateway: `@reviewer task` runs the agent with its own calls inside its card, `@shell
 // cmd` dispatches with its approval in the card, Stop ends a waiting run, refusals keep the text,
-// the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px, and a
-// run sent right after a reload (before the project list has come) still finds its project.
+// the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px, and
+// after a reload whose project list is slow the chat shows once and a run sent at once finds its project.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -169,15 +169,20 @@ describe("web UI: direct runs of agents and tools from the composer", function (
     });
   });
 
-  it("runs a dispatch sent right after a reload, before the project list has come", async () => {
+  it("after a reload whose project list is slow, shows the chat once (no flash of an empty one) and runs a dispatch sent at once", async () => {
     await page.goto(chatUrl);
-    // The list takes its time: the run waits for its project's folder rather than going out without one.
+    // The list takes its time: the chat waits for it rather than showing, then being built again.
     await page.route("**/api/projects", async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       await route.continue();
     });
     try {
       await page.reload();
+      const first = page.locator(".tool-item > .tool-card").first();
+      await first.waitFor();
+      await first.evaluate((node) => node.setAttribute("data-probe", "kept"));
+      await page.waitForTimeout(2_500);
+      assert.equal(await page.locator("[data-probe=kept]").count(), 1, "the transcript shown first is still the one on screen");
       await say("@reviewer shell: echo after-reload");
       await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "after-reload" }).waitFor();
       await turnEnded();

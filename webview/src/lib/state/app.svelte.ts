@@ -18,6 +18,12 @@ export class AppState {
   readonly models: ModelsState;
   route = $state<Route>({ view: "chats" });
   loadError = $state<string | undefined>();
+  /**
+   * The first project list has been asked for. Views wait for it: they are keyed on the current
+   * project, so one shown before would be torn down and built again (a transcript that flashes
+   * empty, a draft lost) when the list makes a project current.
+   */
+  started = $state(false);
   /** Whether `/api/events` is open: then a change made here comes back as an event. */
   live = $state(false);
   private readonly listeners = new Set<(event: AppEvent) => void>();
@@ -49,7 +55,11 @@ export class AppState {
       if (message.type !== "ready") this.open(message);
     });
     try {
-      await this.projects.load();
+      try {
+        await this.projects.load();
+      } finally {
+        this.started = true;
+      }
       await Promise.all([this.chats.load(), this.settings.load()]);
     } catch (error) {
       this.loadError = (error as Error).message;
