@@ -5,6 +5,7 @@ import { seriousViolations } from "../helpers/axe";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { chooseModel, modelField } from "../helpers/model-picker";
+import { until } from "../helpers/poll";
 
 describe("web UI: the searchable model picker", function () {
   this.timeout(120_000);
@@ -31,7 +32,8 @@ describe("web UI: the searchable model picker", function () {
 
     await field.click();
     assert.equal(await field.getAttribute("aria-expanded"), "true");
-    assert.ok((await options.count()) >= 10, "the whole list before anything is typed");
+    // The list may still be on its way (it loads after the page): it fills the open popup when it comes.
+    await until(() => options.count(), (n) => n >= 10, "the whole list before anything is typed");
 
     await field.fill("anthropic");
     const found = await options.allTextContents();
@@ -104,6 +106,30 @@ describe("web UI: the searchable model picker", function () {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  it("says the list is loading when opened before it came, and fills in without reopening", async () => {
+    const { stack, page } = ui!;
+    await page.route("**/api/providers/gateway/models**", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    try {
+      await page.goto(`${stack.url}/?token=${stack.token}`);
+      await page.reload();
+      await page.getByRole("button", { name: "New chat" }).click();
+      const field = modelField(page);
+      await field.click();
+      const models = page.getByRole("listbox", { name: "Models" });
+      await models.getByText("Loading models…").waitFor();
+      assert.equal(await models.getAttribute("aria-busy"), "true");
+      assert.equal(await models.getByText(/No model matches/).count(), 0, "no claim that nothing matches");
+      await until(() => models.getByRole("option").count(), (n) => n >= 10, "the list, once it comes");
+      assert.equal(await models.getAttribute("aria-busy"), "false");
+      assert.equal(await models.getByText("Loading models…").count(), 0);
+    } finally {
+      await page.unroute("**/api/providers/gateway/models**");
     }
   });
 });

@@ -5,6 +5,8 @@ import type { ApiClient } from "../api/client";
 export class ModelsState {
   list = $state.raw<CatalogModel[]>([]);
   error = $state<string | undefined>();
+  /** The first answer (a list or an error) has come: until then the picker says it is loading. */
+  loaded = $state(false);
 
   constructor(private readonly api: ApiClient) {}
 
@@ -14,6 +16,8 @@ export class ModelsState {
       this.error = undefined;
     } catch (error) {
       this.error = (error as Error).message;
+    } finally {
+      this.loaded = true;
     }
   }
 }
