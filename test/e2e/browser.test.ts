@@ -102,6 +102,22 @@ describe("web UI in Chromium", function () {
     await other.close();
   });
 
+  it("reads everything again when its event stream comes back, so what changed meanwhile shows", async () => {
+    const other = await page.context().newPage();
+    // The stream is down (refused) while the page loads and while a chat is made elsewhere.
+    await other.route("**/api/events", (route) => route.abort());
+    await other.goto(`${stack.url}/#/`);
+    await other.locator(".chat-row").first().waitFor();
+    const projectId = (await (await stack.api("GET", "/api/projects")).json())[0].id;
+    await stack.api("POST", `/api/projects/${projectId}/chats`, { title: "Made while the stream was down" });
+    await other.waitForTimeout(500);
+    assert.equal(await other.locator(".chat-row", { hasText: "Made while the stream was down" }).count(), 0, "no event came");
+    // Its next try gets through: the list is read again.
+    await other.unroute("**/api/events");
+    await other.locator(".chat-row", { hasText: "Made while the stream was down" }).waitFor({ timeout: 20_000 });
+    await other.close();
+  });
+
   it("shows the providers page with the saved key and no key in the page", async () => {
     await page.goto(`${stack.url}/#/settings/providers`);
     await page.getByText("(a key is saved)").waitFor();

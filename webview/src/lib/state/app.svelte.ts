@@ -11,6 +11,9 @@ import { ModelsState } from "./models.svelte";
 import { ProjectsState } from "./projects.svelte";
 import { SettingsState } from "./settings.svelte";
 
+/** How long the first reads wait for the event stream to answer before going ahead without it. */
+const STREAM_WAIT_MS = 1_000;
+
 export class AppState {
   readonly projects: ProjectsState;
   readonly chats: ChatsState;
@@ -54,6 +57,23 @@ export class AppState {
     this.host.onMessage((message) => {
       if (message.type !== "ready") this.open(message);
     });
+    // The event stream first, then the first reads: a change made while they load comes as an event.
+    // Whenever the stream comes up after the reads began (a reconnect, a slow first connection), the
+    // events of the gap are lost, so everything shown is read again.
+    let readsBegan = false;
+    let answered = () => {};
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+    this.api.subscribe(
+      (event) => void this.onEvent(event).catch((error) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
+      signal,
+      (connected) => {
+        this.live = connected;
+        answered();
+        if (connected && readsBegan) void this.resync();
+      },
+    );
+    await Promise.race([firstAnswer, new Promise((resolve) => setTimeout(resolve, STREAM_WAIT_MS))]);
+    readsBegan = true;
     try {
       try {
         await this.projects.load();
@@ -65,27 +85,30 @@ export class AppState {
       this.loadError = (error as Error).message;
     }
     void this.models.load();
-    this.api.subscribe(
-      (event) => void this.onEvent(event).catch((error) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
-      signal,
-      (connected) => {
-        this.live = connected;
-        // A first load that failed or found no project yet (the panel can load before the host has
-        // registered its folders) is made good as soon as the event stream is up.
-        if (connected && !this.projects.current) void this.reloadProjects();
-      },
-    );
   }
 
-  private async reloadProjects(): Promise<void> {
+  private readonly resyncListeners = new Set<() => void>();
+
+  /** Calls `reload` whenever the app reads everything again (see resync); returns what stops it. */
+  onResync(reload: () => void): () => void {
+    this.resyncListeners.add(reload);
+    return () => this.resyncListeners.delete(reload);
+  }
+
+  /**
+   * Reads the projects, chats, settings and every view's resource again: the event stream was down,
+   * so their changes meanwhile came as no event. (A first read that failed, or found no project yet,
+   * because the panel loaded before the host registered its folders, is made good here too.)
+   */
+  private async resync(): Promise<void> {
     try {
-      if (await this.projects.load()) {
-        this.loadError = undefined;
-        await Promise.all([this.chats.load(), this.settings.load()]);
-      }
+      await this.projects.load();
+      await Promise.all([this.chats.load(), this.rereadSettings()]);
+      this.loadError = undefined;
     } catch {
       // The next event or reconnect tries again.
     }
+    for (const reload of this.resyncListeners) reload();
   }
 
   /** Goes where the editor sent the panel (the New Chat and Manage Custom Prompts commands). */
