@@ -29,7 +29,12 @@ export class ProjectsState {
     const known = () => (projectId ? this.list.find((p) => p.id === projectId)?.dir : this.current?.dir);
     if (known() === undefined) await (this.loading ?? this.load()).catch(() => false);
     if (known() === undefined) await this.load().catch(() => false);
-    return known() ?? this.current?.dir;
+    return this.knownDir(projectId);
+  }
+
+  /** A project's folder as the list has it now, else the current project's (undefined before the list). */
+  knownDir(projectId: string): string | undefined {
+    return this.list.find((p) => p.id === projectId)?.dir ?? this.current?.dir;
   }
 
   private async read(): Promise<boolean> {
