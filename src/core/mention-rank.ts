@@ -52,6 +52,12 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
   return k;
 }
 
+/**
+ * A keystroke's ranked entries and their tiers; `fuzzyRanges[n]`, where set, the highlight ranges
+ * of entry n of a fuzzy match (as highlights() would give them, found while ranking).
+ */
+export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][] };
+
 /** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
 type Occurrences = { query: string; at: Int32Array };
 export type SearchState = {
@@ -295,7 +301,7 @@ export class MentionIndex {
    * ones only when they were looked for, that is when the real tiers left room). `state` is the
    * caller's narrowing state (see SearchState); without one, the index keeps a shared one.
    */
-  search(query: string, limit = Infinity, state: SearchState = this.sharedState): { indices: number[]; tiers: number[]; total: number } {
+  search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const q = query.toLowerCase();
     this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
@@ -336,10 +342,12 @@ export class MentionIndex {
       }
     }
     let fuzzy = 0;
+    let fuzzyRanges: [number, number][][] | undefined;
     if (indices.length < limit && real < count) {
       // Fuzzy matches rank last, best first: a bounded heap keeps the best few.
       const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
-      fuzzy = this.rankFuzzy(q, count, heap, state);
+      const ranked = this.rankFuzzy(q, count, heap, state);
+      fuzzy = ranked.matched;
       // Keep, in catalog order, the real matches, the fuzzy ones and those never looked at: the
       // next keystroke narrows from a superset of its matches, which is all it needs.
       let kept = 0;
@@ -349,14 +357,16 @@ export class MentionIndex {
         tiers[kept++] = tiers[n]!;
       }
       count = kept;
-      for (const i of heap.drain()) {
+      if (ranked.order.length > 0) fuzzyRanges = new Array(indices.length);
+      ranked.order.forEach((i, k) => {
         indices.push(i);
         tierOut.push(Tier.Fuzzy);
-      }
+        fuzzyRanges!.push(ranked.ranges[k]!);
+      });
     }
     state.query = q;
     state.matches = out.slice(0, count);
-    return { indices, tiers: tierOut, total: real + fuzzy };
+    return { indices, tiers: tierOut, total: real + fuzzy, ...(fuzzyRanges && { fuzzyRanges }) };
   }
 
   /**
@@ -365,9 +375,10 @@ export class MentionIndex {
    * all of q in the name, or the best its folder allows for the other splits (once per folder).
    * They are read from the highest bound down; once the heap is full, those below its worst kept
    * score are left PENDING unread. Those that cannot match at all are marked DROPPED, the matches
-   * Tier.Fuzzy. Returns how many matched.
+   * Tier.Fuzzy. Returns how many matched, and the kept ones best first with their highlights (worked
+   * out here, where the keystroke's folder parts are at hand, not again per row).
    */
-  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): number {
+  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): { matched: number; order: number[]; ranges: [number, number][][] } {
     const out = this.scratch;
     const tiers = this.tierBuffer;
     const { folderSeen, folderConsumed } = this;
@@ -492,7 +503,22 @@ export class MentionIndex {
         if (score !== BELOW) heap.offer(i, score);
       }
     }
-    return fuzzy;
+    const order = heap.drain();
+    const ranges = order.map((i) => {
+      folderParts(this.dirId[i]!);
+      nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+      this.entryScore(i, fq, splits, bounds, scratch);
+      return this.splitRanges(i, fq, this.bestSplit, scratch);
+    });
+    return { matched: fuzzy, order, ranges };
+  }
+
+  /** The name ranges split s of entry i matches (nothing when all of q is in the folder). */
+  private splitRanges(i: number, fq: FuzzyQuery, split: number, scratch: NameScratch): [number, number][] {
+    if (split < 0 || split >= fq.m) return [];
+    const ns = this.nameStart[i]!;
+    nameSplit(fq, this.lower[i]!, this.paths[i]!, ns, split, scratch);
+    return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
   }
 
   /** Takes this keystroke into the caller's folder cache (see FolderCache.extendAll). */
@@ -635,7 +661,7 @@ export class MentionIndex {
    * The ranked list from the `count` name matches in nameMatches: by tier, catalog order inside a
    * tier, as the full pass would give when these alone fill `limit`.
    */
-  private fromNameMatches(count: number, limit: number): { indices: number[]; tiers: number[]; total: number } {
+  private fromNameMatches(count: number, limit: number): SearchResult {
     const tiers = this.nameTierBuffer;
     const matches = this.nameMatches;
     const indices: number[] = [];
@@ -666,10 +692,7 @@ export class MentionIndex {
     const scratch = new NameScratch(fq.m);
     nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
     const score = this.entryScore(i, fq, splits, bounds, scratch);
-    const split = this.bestSplit;
-    // Leave the winning split's positions in the scratch.
-    if (possible(score) && split < fq.m) nameSplit(fq, this.lower[i]!, this.paths[i]!, this.nameStart[i]!, split, scratch);
-    return { score, split, fq, scratch };
+    return { score, split: this.bestSplit, fq, scratch };
   }
 
   /** [start, end) ranges of the matched characters inside the entry's name. */
@@ -693,8 +716,7 @@ export class MentionIndex {
     }
     if (tier === Tier.Fuzzy) {
       const { score, split, fq, scratch } = this.scoreOne(i, q);
-      if (!possible(score)) return [];
-      return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
+      return possible(score) ? this.splitRanges(i, fq, split, scratch) : [];
     }
     return [];
   }

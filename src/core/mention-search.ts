@@ -64,8 +64,8 @@ export function rankFiles(files: FileMentions, query: string, options: MentionQu
     for (let i = 0; i < Math.min(cap, files.files.length); i++) results.push(files.item(i));
     return results;
   }
-  const { indices, tiers } = files.index.search(query, Math.min(FILE_DISPLAY_CAP, limit), state);
-  indices.forEach((i, n) => results.push(files.item(i, files.index.highlights(i, query, tiers[n]!))));
+  const { indices, tiers, fuzzyRanges } = files.index.search(query, Math.min(FILE_DISPLAY_CAP, limit), state);
+  indices.forEach((i, n) => results.push(files.item(i, fuzzyRanges?.[n] ?? files.index.highlights(i, query, tiers[n]!))));
   return results;
 }
 
@@ -85,8 +85,8 @@ export function rankOthers(others: readonly MentionItem[], query: string, option
   const rest = MENTION_CATEGORIES.filter((c) => c !== "files" && wants(c)).flatMap((c) => others.filter((o) => o.category === c));
   if (rest.length > 0) {
     const index = new MentionIndex(rest.map((o) => ({ path: o.label, nameStart: 0, other: o.searchText })));
-    const { indices, tiers } = index.search(query);
-    indices.forEach((i, n) => results.push(strip(rest[i]!, index.highlights(i, query, tiers[n]!))));
+    const { indices, tiers, fuzzyRanges } = index.search(query);
+    indices.forEach((i, n) => results.push(strip(rest[i]!, fuzzyRanges?.[n] ?? index.highlights(i, query, tiers[n]!))));
   }
   return results;
 }

@@ -247,6 +247,24 @@ describe("fuzzy match quality", () => {
     assert.deepEqual(i.highlights(0, "mntnrank", Tier.Fuzzy), [[0, 1], [2, 4], [6, 7], [8, 12]]);
   });
 
+  it("gives each fuzzy result the highlights highlights() gives it, found while ranking (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pathArbShared, { maxLength: 40 }), queryArbShared, fc.integer({ min: 1, max: 8 }), (paths, q, limit) => {
+        const i = index(paths);
+        const state = {};
+        for (let n = 1; n <= q.length; n++) {
+          const typed = q.slice(0, n);
+          const { indices, tiers, fuzzyRanges } = i.search(typed, limit, state);
+          indices.forEach((entry, k) => {
+            if (tiers[k] === Tier.Fuzzy) assert.deepEqual(fuzzyRanges?.[k], index(paths).highlights(entry, typed, Tier.Fuzzy), `${typed} ${paths[entry]}`);
+            else assert.equal(fuzzyRanges?.[k], undefined);
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps narrowing state per caller: interleaved typists get what each gets alone (property)", () => {
     fc.assert(
       fc.property(fc.array(pathArbShared, { maxLength: 40 }), queryArbShared, queryArbShared, (paths, q1, q2) => {
