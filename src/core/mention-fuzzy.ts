@@ -313,6 +313,11 @@ export class FolderCache {
     for (let d = 0; d < this.folders; d++) this.bringUp(fq, d);
   }
 
+  /** The same for the folders of some entries only (`dirId[entry]`: its folder), once each. */
+  extendFoldersOf(fq: FuzzyQuery, entries: Int32Array, dirId: Int32Array): void {
+    for (let n = 0; n < entries.length; n++) this.bringUp(fq, dirId[entries[n]!]!);
+  }
+
   /** Brings folder d up to the prepared query and points `view` at its parts. */
   take(fq: FuzzyQuery, d: number, view: FolderSplits): FolderSplits {
     this.bringUp(fq, d);

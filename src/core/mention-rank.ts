@@ -318,7 +318,7 @@ export class MentionIndex {
     // When names alone fill the list, no other tier can reach it: answer without looking at each
     // candidate. The narrowing state stays as it was (still a superset of this query's matches).
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
-    this.warmFolders(q, state);
+    this.warmFolders(q, state, from);
     if (named >= limit) {
       state.query = q;
       state.matches = from;
@@ -521,11 +521,16 @@ export class MentionIndex {
     return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
   }
 
-  /** Takes this keystroke into the caller's folder cache (see FolderCache.extendAll). */
-  private warmFolders(q: string, state: SearchState): void {
+  /**
+   * Takes this keystroke into the caller's folder cache (see FolderCache.extendAll), for the folders
+   * of `from` only when the caller narrowed to few entries for the folders there are: until the query
+   * stops extending, its candidates never leave those folders (and then the cache starts over).
+   */
+  private warmFolders(q: string, state: SearchState, from: Int32Array | undefined): void {
     const cache = this.folderCache(state);
     if (!cache.prepare(q)) return;
-    cache.extendAll(new FuzzyQuery(q));
+    if (from && from.length < 4 * cache.folders) cache.extendFoldersOf(new FuzzyQuery(q), from, this.dirId);
+    else cache.extendAll(new FuzzyQuery(q));
   }
 
   private readonly folderCaches: { owner: SearchState; cache: FolderCache; used: number }[] = [];
