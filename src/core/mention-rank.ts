@@ -403,20 +403,20 @@ export class MentionIndex {
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
     let top = 0;
+    const lookAt = (d: number) => {
+      folderSeen[d] = 1;
+      this.folderTails(d, fq, folderParts(d), bounds, tail, stride, cap);
+    };
+    // Candidates in most folders (a keystroke that starts from every entry): all folders in folder
+    // order, the per-folder arrays read front to back, rather than each at its first candidate,
+    // which at a million entries is a cache miss or more a folder.
+    const everyFolder = count > 4 * this.dirLower.length;
+    if (everyFolder) for (let d = 0; d < this.dirLower.length; d++) lookAt(d);
     for (let n = 0; n < count; n++) {
       if (tiers[n] !== PENDING) continue;
       const i = out[n]!;
       const d = this.dirId[i]!;
-      if (!folderSeen[d]) {
-        folderSeen[d] = 1;
-        folderParts(d);
-        folderConsumed[d] = splits.consumed;
-        // No split leaves a name in this folder more characters than its longest name has.
-        if (m - this.dirLongestName[d]! <= splits.consumed) {
-          nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
-          tailBounds(splits, bounds, m, tail, d * stride, cap);
-        } else tailBounds(splits, undefined, m, tail, d * stride, cap);
-      }
+      if (!folderSeen[d]) lookAt(d);
       // Splits before `first` leave the name a class it lacks, or more characters than it has (a
       // long query of one letter must not cost a full bound per file); past the folder's reach,
       // nothing fits.
@@ -450,8 +450,9 @@ export class MentionIndex {
       else next[last[key]!] = n;
       last[key] = n;
     };
+    if (everyFolder) folderSeen.fill(0);
     for (let n = 0; n < count; n++) {
-      folderSeen[this.dirId[out[n]!]!] = 0;
+      if (!everyFolder) folderSeen[this.dirId[out[n]!]!] = 0;
       if (tiers[n] !== PENDING) continue;
       enqueue(n, Math.max(0, entryBound[n]!));
       refined[n] = 0;
@@ -519,6 +520,20 @@ export class MentionIndex {
     const ns = this.nameStart[i]!;
     nameSplit(fq, this.lower[i]!, this.paths[i]!, ns, split, scratch);
     return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
+  }
+
+  /**
+   * Folder d's first look for the fuzzy tier: how much of q it holds (folderConsumed) and, into
+   * `tail`, the best of its splits from each t on with its names' masks OR-ed (see tailBounds).
+   */
+  private folderTails(d: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, tail: Int32Array, stride: number, cap: number): void {
+    const m = fq.m;
+    this.folderConsumed[d] = splits.consumed;
+    // No split leaves a name in this folder more characters than its longest name has.
+    if (m - this.dirLongestName[d]! <= splits.consumed) {
+      nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
+      tailBounds(splits, bounds, m, tail, d * stride, cap);
+    } else tailBounds(splits, undefined, m, tail, d * stride, cap);
   }
 
   /**
