@@ -954,10 +954,28 @@ function tailBounds(splits: FolderSplits, bounds: Int32Array | undefined, m: num
  * longer string occurs only where its prefix does), else from one pass over all of it.
  */
 function occurrences(text: string, q: string, last: Occurrences | undefined): Occurrences {
-  if (last && q.startsWith(last.query)) return { query: q, at: last.at.filter((at) => text.startsWith(q, at)) };
-  const all: number[] = [];
-  for (let at = text.indexOf(q); at !== -1; at = text.indexOf(q, at + 1)) all.push(at);
-  return { query: q, at: Int32Array.from(all) };
+  if (last && q.startsWith(last.query)) {
+    // Only the characters q adds need comparing (hundreds of thousands of places at a million paths).
+    const known = last.query.length;
+    const kept = new Int32Array(last.at.length);
+    let count = 0;
+    next: for (const at of last.at) {
+      for (let k = known; k < q.length; k++) if (text.charCodeAt(at + k) !== q.charCodeAt(k)) continue next;
+      kept[count++] = at;
+    }
+    return { query: q, at: kept.slice(0, count) };
+  }
+  let found = new Int32Array(1024);
+  let count = 0;
+  for (let at = text.indexOf(q); at !== -1; at = text.indexOf(q, at + 1)) {
+    if (count === found.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(found);
+      found = grown;
+    }
+    found[count++] = at;
+  }
+  return { query: q, at: found.slice(0, count) };
 }
 
 /** The last k < size with offsets[k] <= at (offsets ascending, offsets[0] <= at). */
