@@ -81,6 +81,14 @@ export class FuzzyQuery {
     for (let k = m - 1; k >= 0; k--) this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
   }
 
+  /**
+   * No score or bound of this query exceeds this: per character a match, the name's bonus and at
+   * most the doubled first bonus (which a run from the first character carries on).
+   */
+  maxBound(): number {
+    return this.m * (SCORE_MATCH + BONUS_NAME + BEST_FIRST);
+  }
+
   /** The first split whose rest could fit in a name with these classes (m: only all of q in the folder). */
   firstSplit(classes: number): number {
     let s = 0;

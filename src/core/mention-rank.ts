@@ -154,6 +154,8 @@ export class MentionIndex {
   private entryBound = new Int32Array(0);
   private entryOrder = new Int32Array(0);
   private entryRefined = new Uint8Array(0);
+  /** Scratch for the fuzzy tier: the folders a keystroke looked at. */
+  private touchedFolders = new Int32Array(0);
   /** The narrowing state of callers that do not keep their own. */
   private readonly sharedState: SearchState = {};
 
@@ -402,16 +404,35 @@ export class MentionIndex {
     const folderParts = (d: number) => (cached ? cache.take(fq, d, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!));
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
-    let top = 0;
+    // A bucket queue by bound, highest first (bounds below 0 share bucket 0; no bound exceeds
+    // maxBound, and one that did would only come out early), first in first out (catalog order,
+    // which wins ties). An entry goes in at its first bound, comes out, gets the tighter one from
+    // its own masks, and goes back in lower if that is lower; it is read only when it comes out at a
+    // bound no entry left can beat.
+    const buckets = fq.maxBound() + 1;
+    const head = new Int32Array(buckets).fill(-1);
+    const last = new Int32Array(buckets);
+    const next = entryOrder;
+    const refined = this.entryRefined;
+    const enqueue = (n: number, key: number) => {
+      next[n] = -1;
+      if (head[key] === -1) head[key] = n;
+      else next[last[key]!] = n;
+      last[key] = n;
+    };
+    const folders = this.dirLower.length;
+    const touched = this.touchedFolders.length < folders ? (this.touchedFolders = new Int32Array(folders)) : this.touchedFolders;
+    let touchedCount = 0;
     const lookAt = (d: number) => {
       folderSeen[d] = 1;
+      touched[touchedCount++] = d;
       this.folderTails(d, fq, folderParts(d), bounds, tail, stride, cap);
     };
     // Candidates in most folders (a keystroke that starts from every entry): all folders in folder
     // order, the per-folder arrays read front to back, rather than each at its first candidate,
     // which at a million entries is a cache miss or more a folder.
-    const everyFolder = count > 4 * this.dirLower.length;
-    if (everyFolder) for (let d = 0; d < this.dirLower.length; d++) lookAt(d);
+    if (count > 4 * folders) for (let d = 0; d < folders; d++) lookAt(d);
+    let top = 0;
     for (let n = 0; n < count; n++) {
       if (tiers[n] !== PENDING) continue;
       const i = out[n]!;
@@ -434,29 +455,12 @@ export class MentionIndex {
         continue;
       }
       entryBound[n] = bound;
-      if (bound > top) top = bound;
-    }
-    // A bucket queue by bound, highest first (bounds below 0 share bucket 0), first in first out
-    // (catalog order, which wins ties). An entry comes out at its first bound, gets the tighter one
-    // from its own masks, and goes back in lower if that is lower; it is read only when it comes
-    // out at a bound no entry left can beat.
-    const head = new Int32Array(top + 1).fill(-1);
-    const last = new Int32Array(top + 1);
-    const next = entryOrder;
-    const refined = this.entryRefined;
-    const enqueue = (n: number, key: number) => {
-      next[n] = -1;
-      if (head[key] === -1) head[key] = n;
-      else next[last[key]!] = n;
-      last[key] = n;
-    };
-    if (everyFolder) folderSeen.fill(0);
-    for (let n = 0; n < count; n++) {
-      if (!everyFolder) folderSeen[this.dirId[out[n]!]!] = 0;
-      if (tiers[n] !== PENDING) continue;
-      enqueue(n, Math.max(0, entryBound[n]!));
       refined[n] = 0;
+      const key = bound <= 0 ? 0 : Math.min(bound, buckets - 1);
+      enqueue(n, key);
+      if (key > top) top = key;
     }
+    for (let t = 0; t < touchedCount; t++) folderSeen[touched[t]!] = 0;
     let fuzzy = 0;
     for (let b = top; b >= 0; b--) {
       // Everything left is below the worst kept score (bucket 0 holds bounds below 0 too).

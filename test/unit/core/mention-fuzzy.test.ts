@@ -42,6 +42,18 @@ describe("fuzzy scoring parts", () => {
     );
   });
 
+  it("never scores a file above the query's maxBound, which sizes the ranking's bucket queue (property)", () => {
+    fc.assert(
+      fc.property(folder, namePart, query, (dir, name, q) => {
+        const index = new MentionIndex([{ path: dir + name, nameStart: dir.length }]);
+        assert.ok(index.fuzzyScore(0, q) <= new FuzzyQuery(q.toLowerCase()).maxBound());
+      }),
+      { numRuns: 2000 },
+    );
+    // Its tightest case: a whole path of word starts in a run from the first character.
+    assert.ok(new MentionIndex([{ path: "a/bcd", nameStart: 2 }]).fuzzyScore(0, "abcd") <= new FuzzyQuery("abcd").maxBound());
+  });
+
   it("gives a folder the same parts typed one character at a time as worked out at once (property)", () => {
     fc.assert(
       fc.property(fc.array(folder, { minLength: 1, maxLength: 4 }), query, (folders, q) => {
