@@ -124,6 +124,9 @@ export class MentionIndex {
   private dirNameBigramsHigh = new Int32Array(0);
   private dirLongestName = new Int32Array(0);
   private dirFirst = new Int32Array(0);
+  /** Folder d's entries, in catalog order: dirEntries[dirEntryStart[d] .. dirEntryStart[d + 1]). */
+  private dirEntryStart = new Int32Array(1);
+  private dirEntries = new Int32Array(0);
   /** All lower-cased folders joined by newlines, and where each one starts (see scanFolders). */
   private dirsJoined = "";
   private dirsOriginalJoined = "";
@@ -287,6 +290,13 @@ export class MentionIndex {
     }
     this.folderSeen = new Uint8Array(folders);
     this.folderConsumed = new Int32Array(folders);
+    // Each folder's entries in catalog order, one list after another (a counting sort by folder).
+    const start = (this.dirEntryStart = new Int32Array(folders + 1));
+    for (let i = 0; i < this.size; i++) start[this.dirId[i]! + 1]!++;
+    for (let d = 0; d < folders; d++) start[d + 1]! += start[d]!;
+    const fill = start.slice(0, folders);
+    this.dirEntries = new Int32Array(this.size);
+    for (let i = 0; i < this.size; i++) this.dirEntries[fill[this.dirId[i]!]!++] = i;
   }
 
   /** The tier of entry `i` for a query (for tests and one-off checks), or -1. */
@@ -327,6 +337,13 @@ export class MentionIndex {
       return this.fromNameMatches(named, limit);
     }
     if (scan) this.scanFolders(q, state);
+    // When the name and path tiers fill the list, they are counted per folder: no candidate is read.
+    const byFolder = nameTiers && this.fromPathMatches(q, named, limit, hasSlash);
+    if (byFolder) {
+      state.query = q;
+      state.matches = from;
+      return byFolder;
+    }
     // Each candidate's tier; not a real match: PENDING (maybe fuzzy, decided below or left open).
     let count = nameTiers ? this.tiersFromScan(q, from, candidates, nameTiers, hasSlash, counts) : this.tiersOneByOne(q, from, candidates, oneChar, counts);
     let real = 0;
@@ -701,6 +718,78 @@ export class MentionIndex {
     return { indices, tiers: tierOut, total: count };
   }
 
+  /**
+   * The list when the `named` name matches (fewer than `limit`, tiers in nameTierBuffer) and the
+   * path matches fill it, or undefined. Path matches come by folder: every file of a folder q occurs
+   * in (scanFolders), and for a query with `/` the files whose name starts with what follows a `/`
+   * of q in a folder that ends with what precedes it. They are counted per folder, and the first in
+   * catalog order of each path tier are taken from the folders' lists or by walking the catalog,
+   * whichever reads fewer entries: at a million paths, `src/u` no longer reads each candidate.
+   */
+  private fromPathMatches(q: string, named: number, limit: number, hasSlash: boolean): SearchResult | undefined {
+    if (hasSlash && this.heads.length === MAX_HEADS) return undefined;
+    const folders = this.dirLower.length;
+    const { dirFirst, dirEntryStart, dirEntries } = this;
+    const nameTiers = this.nameTierBuffer;
+    let prefix = 0;
+    let substring = 0;
+    // Files matching across their folder's end: in folders q does not occur in, so counted once.
+    const crossing: number[] = [];
+    for (let d = 0; d < folders; d++) {
+      const at = dirFirst[d]!;
+      const files = dirEntryStart[d + 1]! - dirEntryStart[d]!;
+      if (at === 0) prefix += files;
+      else if (at > 0) substring += files;
+      else if (hasSlash && this.heads.length > 0 && this.folderEnds(d) !== 0) {
+        for (let k = dirEntryStart[d]!; k < dirEntryStart[d + 1]!; k++) {
+          const i = dirEntries[k]!;
+          const first = this.folderFirst(i, q, true);
+          if (first === -1) continue;
+          crossing.push(i);
+          if (first === 0) prefix++;
+          else substring++;
+        }
+      }
+    }
+    // A name match in such a folder is in its name tier.
+    for (let n = 0; n < named; n++) {
+      const at = dirFirst[this.dirId[this.nameMatches[n]!]!]!;
+      if (at === 0) prefix--;
+      else if (at > 0) substring--;
+    }
+    if (named + prefix + substring < limit) return undefined;
+    const result = this.fromNameMatches(named, named);
+    const pathTier = (i: number) => {
+      if (nameTiers[i] !== NONE) return NONE;
+      const first = this.folderFirst(i, q, hasSlash);
+      return first === -1 ? NONE : first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
+    };
+    for (const [tier, total] of [[Tier.PathPrefix, prefix], [Tier.PathSubstring, substring]] as const) {
+      const wanted = Math.min(total, limit - result.indices.length);
+      if (wanted <= 0) continue;
+      let picked: number[];
+      // Walking the catalog reads about wanted * size / total entries; the folders' lists, total.
+      if (total <= (wanted * this.size) / total) {
+        picked = crossing.filter((i) => pathTier(i) === tier);
+        for (let d = 0; d < folders; d++) {
+          const at = dirFirst[d]!;
+          if (at === -1 || (at === 0) !== (tier === Tier.PathPrefix)) continue;
+          for (let k = dirEntryStart[d]!; k < dirEntryStart[d + 1]!; k++) if (nameTiers[dirEntries[k]!] === NONE) picked.push(dirEntries[k]!);
+        }
+        picked = picked.sort((a, b) => a - b).slice(0, wanted);
+      } else {
+        picked = [];
+        for (let i = 0; i < this.size && picked.length < wanted; i++) if (pathTier(i) === tier) picked.push(i);
+      }
+      for (const i of picked) {
+        result.indices.push(i);
+        result.tiers.push(tier);
+      }
+    }
+    result.total = named + prefix + substring;
+    return result;
+  }
+
   /** How well `query` matches entry `i` as a fuzzy subsequence (higher is better), or -Infinity. */
   fuzzyScore(i: number, query: string): number {
     const score = this.scoreOne(i, query).score;
@@ -890,8 +979,14 @@ export class MentionIndex {
     let ends = this.dirHeads[d]!;
     if (ends === UNKNOWN) {
       ends = 0;
-      const dir = this.dirLower[d]!;
-      for (let h = 0; h < this.heads.length; h++) if (dir.endsWith(this.heads[h]!)) ends |= 1 << h;
+      // Read in all folders joined, not each folder's own string: a query's first look at some 80
+      // thousand folders in order reads one string front to back instead of as many scattered ones.
+      const end = d + 1 < this.dirOffset.length ? this.dirOffset[d + 1]! - 1 : this.dirsJoined.length;
+      const start = this.dirOffset[d]!;
+      for (let h = 0; h < this.heads.length; h++) {
+        const head = this.heads[h]!;
+        if (end - start >= head.length && this.dirsJoined.startsWith(head, end - head.length)) ends |= 1 << h;
+      }
       this.dirHeads[d] = ends;
     }
     return ends;

@@ -302,6 +302,24 @@ describe("fuzzy match quality", () => {
     );
   });
 
+  it("gives the same list from path matches counted by folder as from reading each candidate (property)", () => {
+    // Many files in few folders, queries that occur in folders, cross a folder's end into a name, or
+    // both, and limits the name and path tiers fill: the list is then made by folder (both ways of
+    // taking the first in catalog order), and must be the head of the full list.
+    const dir = fc.constantFrom("src/", "lib/src/", "src/util/", "a/b/", "pkg/src/ui/", "", "x/srcu/", "b/", "uSrc/");
+    const name = fc.constantFrom("util.ts", "ui.tsx", "b.md", "src.ts", "user.ts", "x", "Ub.go", "a", "rc.ts");
+    const paths = fc.uniqueArray(fc.tuple(dir, name).map(([d, n]) => d + n), { minLength: 1, maxLength: 80 });
+    const q = fc.constantFrom("src/", "src/u", "c/u", "b/", "a/b/u", "src", "u", "rc/ui", "/", "s/b", "ui", "b/x", "src/util/u", "util");
+    fc.assert(
+      fc.property(paths, q, fc.integer({ min: 1, max: 40 }), (list, query, limit) => {
+        const full = index(list).search(query);
+        const { indices, tiers } = index(list).search(query, limit);
+        assert.deepEqual({ indices, tiers }, { indices: full.indices.slice(0, limit), tiers: full.tiers.slice(0, limit) });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("limits the fuzzy tier to the best matches without changing their order", () => {
     const paths = Array.from({ length: 300 }, (_, n) => `d${n % 7}/f${n}_x${n % 13}oo.ts`);
     const all = index(paths).search("fxo").indices;
