@@ -449,34 +449,7 @@ export class MentionIndex {
     // order, the per-folder arrays read front to back, rather than each at its first candidate,
     // which at a million entries is a cache miss or more a folder.
     if (count > 4 * folders) for (let d = 0; d < folders; d++) lookAt(d);
-    let top = 0;
-    for (let n = 0; n < count; n++) {
-      if (tiers[n] !== PENDING) continue;
-      const i = out[n]!;
-      const d = this.dirId[i]!;
-      if (!folderSeen[d]) lookAt(d);
-      // Splits before `first` leave the name a class it lacks, or more characters than it has (a
-      // long query of one letter must not cost a full bound per file); past the folder's reach,
-      // nothing fits.
-      const classes = this.nameClasses[i]!;
-      const first = Math.max(fq.firstSplit(classes), m - this.nameLength[i]!);
-      if (first > folderConsumed[d]!) {
-        tiers[n] = DROPPED;
-        continue;
-      }
-      let bound = first === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, classes, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
-      const from = Math.max(1, first);
-      if (from <= folderConsumed[d]!) bound = Math.max(bound, tail[d * stride + Math.min(from, cap)]!);
-      if (!possible(bound)) {
-        tiers[n] = DROPPED;
-        continue;
-      }
-      entryBound[n] = bound;
-      refined[n] = 0;
-      const key = bound <= 0 ? 0 : Math.min(bound, buckets - 1);
-      enqueue(n, key);
-      if (key > top) top = key;
-    }
+    const top = this.firstBounds(fq, count, lookAt, tail, stride, cap, head, last);
     for (let t = 0; t < touchedCount; t++) folderSeen[touched[t]!] = 0;
     let fuzzy = 0;
     for (let b = top; b >= 0; b--) {
@@ -541,6 +514,59 @@ export class MentionIndex {
     const ns = this.nameStart[i]!;
     nameSplit(fq, this.lower[i]!, this.paths[i]!, ns, split, scratch);
     return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
+  }
+
+  /**
+   * The fuzzy tier's first look at each PENDING candidate among the first `count` of the scratch
+   * lists: DROPPED when no split can fit, else its first bound into entryBound and itself into the
+   * bucket queue (`head`, `last`, entryOrder; bounds below 0 in bucket 0, none above the last).
+   * The candidate's own masks bound all of q in its name; its folder's `tail` (worked out by
+   * `lookAt` the first time) the other splits. Returns the highest bucket used. A loop over tens of
+   * thousands of candidates a keystroke: every array it reads is a local.
+   */
+  private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array): number {
+    const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
+    const { entryRefined: refined, entryOrder: next } = this;
+    const { m, suffix } = fq;
+    const lastBucket = head.length - 1;
+    let top = 0;
+    for (let n = 0; n < count; n++) {
+      if (tiers[n] !== PENDING) continue;
+      const i = out[n]!;
+      const d = dirId[i]!;
+      if (folderSeen[d] === 0) lookAt(d);
+      // Splits before `first` leave the name a class it lacks, or more characters than it has (a
+      // long query of one letter must not cost a full bound per file); past the folder's reach,
+      // nothing fits.
+      const classes = nameClasses[i]!;
+      let first = 0;
+      while ((suffix[first]! & ~classes) !== 0) first++;
+      first = Math.max(first, m - nameLength[i]!);
+      const consumed = folderConsumed[d]!;
+      if (first > consumed) {
+        tiers[n] = DROPPED;
+        continue;
+      }
+      let bound = first === 0 ? nameOnlyBound(fq, wordStartClasses[i]!, classes, nameBigramsLow[i]!, nameBigramsHigh[i]!) : IMPOSSIBLE;
+      const from = first === 0 ? 1 : first;
+      if (from <= consumed) {
+        const folderBound = tail[d * stride + (from < cap ? from : cap)]!;
+        if (folderBound > bound) bound = folderBound;
+      }
+      if (!possible(bound)) {
+        tiers[n] = DROPPED;
+        continue;
+      }
+      entryBound[n] = bound;
+      refined[n] = 0;
+      const key = bound <= 0 ? 0 : bound < lastBucket ? bound : lastBucket;
+      next[n] = -1;
+      if (head[key] === -1) head[key] = n;
+      else next[last[key]!] = n;
+      last[key] = n;
+      if (key > top) top = key;
+    }
+    return top;
   }
 
   /**
