@@ -6,6 +6,9 @@ import { Worker } from "node:worker_threads";
 import { bundleEntry } from "./bundle-entry";
 import type { HeldBody, MentionReply, MentionRequest } from "./mention-worker";
 
+/** The most of a held body one read takes. */
+const BODY_PART_BYTES = 1 << 20;
+
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
@@ -67,14 +70,21 @@ export class MentionEngine {
     return reply;
   }
 
-  /** A body the worker holds (a scan's, a catalog's), a part at a time; stopping early releases it. */
+  /**
+   * A body the worker holds (a scan's, a catalog's), a part at a time; stopping early releases it.
+   * The worker writes every part into one buffer shared with it: a buffer of its own a part (a
+   * hundred at a million files) set off a full garbage collection of this thread every few parts,
+   * each a stall. So a part is only good until the next one is asked for (see sendBody).
+   */
   async *readBody({ body, size }: HeldBody): AsyncGenerator<Buffer> {
+    const into = new SharedArrayBuffer(Math.max(1, Math.min(size, BODY_PART_BYTES)));
     let at = 0;
     try {
       while (at < size) {
-        const part = Buffer.from(await this.request<ArrayBuffer>({ op: "body-part", body, at }));
-        at += part.length;
-        yield part;
+        const length = await this.request<number>({ op: "body-part", body, at, into });
+        if (!(length > 0)) throw new Error("the mention worker sent an empty part");
+        at += length;
+        yield Buffer.from(into, 0, length);
       }
     } finally {
       if (at < size) void this.request({ op: "body-release", body }).catch(() => {});

@@ -13,7 +13,7 @@ import { ProjectFiles, type ProjectFilesOptions } from "./project-files";
 export type MentionRequest =
   | { id: number; op: "scan"; projectId: string; dir: string }
   | { id: number; op: "catalog"; projectId: string; dir: string; tags: FileMention[] }
-  | { id: number; op: "body-part"; body: number; at: number }
+  | { id: number; op: "body-part"; body: number; at: number; into: SharedArrayBuffer }
   | { id: number; op: "body-release"; body: number }
   | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string; seq?: number }
   | { id: number; op: "cancel"; target: number }
@@ -58,10 +58,8 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       return { value: hold(await project(request.projectId, request.dir).scanBody()) };
     case "catalog":
       return { value: hold(await project(request.projectId, request.dir).catalogFiles(request.tags)) };
-    case "body-part": {
-      const part = bodyPart(request.body, request.at);
-      return { value: part, transfer: [part] };
-    }
+    case "body-part":
+      return { value: bodyPart(request.body, request.at, request.into) };
     case "body-release":
       release(request.body);
       return { value: null };
@@ -98,13 +96,13 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
 
 /**
  * Bodies of scans and catalogs (about 100 MB at a million files), held here and handed out a part
- * at a time as the client takes them: the main thread never holds more than a part, so a big body
- * neither grows its memory nor sets off its garbage collector. One a client abandons is dropped
- * after BODY_IDLE_MS without a read.
+ * at a time as the client takes them, each copied into the one buffer the reader shares with this
+ * thread: the main thread never holds more than a part, nor allocates one, so a big body neither
+ * grows its memory nor sets off its garbage collector. One a client abandons is dropped after
+ * BODY_IDLE_MS without a read.
  */
 const bodies = new Map<number, { bytes: Buffer; idle: NodeJS.Timeout }>();
 let nextBody = 1;
-const BODY_PART_BYTES = 1 << 20;
 const BODY_IDLE_MS = 60_000;
 
 function hold(text: string): HeldBody {
@@ -114,15 +112,15 @@ function hold(text: string): HeldBody {
   return { body, size: bytes.length };
 }
 
-/** The part of a held body from byte `at` (a copy of its own, to transfer); the last part releases it. */
-function bodyPart(body: number, at: number): ArrayBuffer {
+/** Copies the part of a held body from byte `at` into `into` (as much as it holds) and says how long it is; the last part releases the body. */
+function bodyPart(body: number, at: number, into: SharedArrayBuffer): number {
   const held = bodies.get(body);
   if (!held) throw new Error("that body is no longer held");
   held.idle.refresh();
-  const end = Math.min(held.bytes.length, at + BODY_PART_BYTES);
-  const part = new Uint8Array(held.bytes.subarray(at, end)).buffer;
+  const end = Math.min(held.bytes.length, at + into.byteLength);
+  new Uint8Array(into).set(held.bytes.subarray(at, end));
   if (end >= held.bytes.length) release(body);
-  return part;
+  return end - at;
 }
 
 function release(body: number): void {

@@ -20,7 +20,7 @@ function write(root: string, rel: string, content = "x\n") {
 /** A few thousand empty files with long paths: their scan's body is several parts (a part is 1 MiB). */
 function writeLongPaths(root: string): string[] {
   const deep = "packages/a-rather-long-package-name/src/components/with-a-long-folder-name/and-another-one-below/";
-  const names = Array.from({ length: 4000 }, (_, n) => `${deep.repeat(2)}component-with-a-long-name-${n}.tsx`);
+  const names = Array.from({ length: 5000 }, (_, n) => `${deep.repeat(2)}component-with-a-long-name-${n}.tsx`);
   for (const name of names) write(root, name, "");
   return names;
 }
@@ -189,15 +189,19 @@ describe("mentions off the main thread", () => {
     const projectId = (await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json()).id;
     const engine = s.runtime.mentionEngine;
     const held = await engine.request<HeldBody>({ op: "scan", projectId, dir: s.projectDir });
-    assert.ok(held.size > 2 ** 20, `more than one part (${held.size} bytes)`);
+    assert.ok(held.size > 2 * 2 ** 20, `more than two parts (${held.size} bytes)`);
     const parts = engine.readBody(held);
     const first = await parts.next();
     assert.equal(first.value!.length, 2 ** 20);
+    // Every part is written into one buffer shared with the worker: nothing is allocated a part.
+    const buffer = first.value!.buffer;
+    assert.ok(buffer instanceof SharedArrayBuffer);
+    assert.equal((await parts.next()).value!.buffer, buffer);
     assert.equal((await engine.stats()).bodies, 1, "held while being read");
     // What a route's pipeline does when its client goes away.
     await parts.return(undefined);
     await until(async () => (await engine.stats()).bodies, (count) => count === 0, "no body held");
-    await assert.rejects(engine.request({ op: "body-part", body: held.body, at: 2 ** 20 }), /no longer held/);
+    await assert.rejects(engine.request({ op: "body-part", body: held.body, at: 2 * 2 ** 20, into: new SharedArrayBuffer(16) }), /no longer held/);
   });
 
   it("shows a file created or deleted during a session without a restart", async () => {

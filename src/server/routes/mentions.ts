@@ -1,8 +1,6 @@
 // Tags, the project scan, and the @ popup's catalog and ranked search.
 import type { SettingsService } from "../../services/settings-service";
 import type { Response, Router } from "express";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { routeRouter } from "./router";
 import { z } from "zod";
 import { mentionSearchQuerySchema } from "../../shared/mentions";
@@ -27,9 +25,29 @@ function requestSignal(res: { on(event: "close", listener: () => void): unknown;
  * that goes away stops the reading, which releases what the worker holds). Failing midway, with the
  * status already sent, the connection is cut: the client sees a broken body, never a wrong one.
  */
+/**
+ * Writes a body a part at a time, each written out before the next is read: a part from the worker
+ * lives in a buffer the next part overwrites (see MentionEngine.readBody).
+ */
 async function sendBody(res: Response, parts: AsyncIterable<Buffer | string>): Promise<void> {
   res.type("json");
-  await pipeline(Readable.from(parts), res).catch(() => res.destroy());
+  try {
+    for await (const part of parts) {
+      await new Promise<void>((resolve, reject) => {
+        if (res.destroyed) return reject(new Error("the client went away"));
+        const gone = () => reject(new Error("the client went away"));
+        res.once("close", gone);
+        res.write(part, (error) => {
+          res.off("close", gone);
+          if (error) reject(error);
+          else resolve();
+        });
+      });
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
 }
 
 // Scanning, indexing, ranking and serialising the file lists happen in the mention worker: these
