@@ -320,6 +320,39 @@ describe("fuzzy match quality", () => {
     );
   });
 
+  it("ranks a query with `/` as scoring each file on its own would, whatever the limit (property)", () => {
+    // Folders of many files and few, queries that match across folders, in a folder and fuzzily:
+    // the bounds may skip only what cannot make the list.
+    const dir = fc.array(fc.constantFrom("src", "pkgs", "store-ui", "utilTools", "s", "lib", "a_b", "Stores"), { minLength: 1, maxLength: 3 }).map((parts) => `${parts.join("/")}/`);
+    const name = fc.constantFrom("storeUtil.ts", "sut.md", "user_store.py", "s.ts", "Util.tsx", "tools.go", "b", "ustore.rs");
+    const paths = fc.uniqueArray(fc.tuple(dir, name).map(([d, n]) => d + n), { minLength: 1, maxLength: 80 });
+    const q = fc.constantFrom("sr/ut", "pk/st", "s/u", "st/ut", "src/st", "l/ab", "ut/s", "ps/su", "/st", "st/", "s/s/t");
+    // The oracle scores each file on its own: every real tier in catalog order, then fuzzy matches
+    // by score, shorter name, catalog order.
+    const oracle = (list: string[], query: string) => {
+      const i = index(list);
+      const rows = list.map((p, n) => ({ n, tier: i.tierOf(n, query), score: i.fuzzyScore(n, query), name: p.length - p.lastIndexOf("/") - 1 }));
+      return rows
+        .filter((r) => r.tier !== -1)
+        .sort((a, b) => a.tier - b.tier || (a.tier === Tier.Fuzzy ? b.score - a.score || a.name - b.name : 0) || a.n - b.n)
+        .map((r) => [r.n, r.tier]);
+    };
+    // Few folders with many files each as well (the first look then takes every folder in order).
+    const crowded = fc
+      .uniqueArray(fc.tuple(fc.constantFrom("src/", "pkgs/store/", "lib/Util/", "a_b/", "s/t/"), name, fc.integer({ min: 0, max: 30 })), { minLength: 25, maxLength: 80, selector: ([d, n, k]) => `${d}${k}${n}` })
+      .map((files) => files.map(([d, n, k]) => `${d}${k}${n}`));
+    fc.assert(
+      fc.property(fc.oneof(paths, crowded), q, fc.integer({ min: 1, max: 20 }), (list, query, limit) => {
+        const { indices, tiers } = index(list).search(query, limit);
+        assert.deepEqual(
+          indices.map((n, k) => [n, tiers[k]]),
+          oracle(list, query).slice(0, limit),
+        );
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
   it("limits the fuzzy tier to the best matches without changing their order", () => {
     const paths = Array.from({ length: 300 }, (_, n) => `d${n % 7}/f${n}_x${n % 13}oo.ts`);
     const all = index(paths).search("fxo").indices;
