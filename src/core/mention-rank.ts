@@ -309,9 +309,11 @@ export class MentionIndex {
   }
 
   /**
-   * Entry indices ranked for `query`, at most `limit`; `total` counts the matches found (fuzzy
-   * ones only when they were looked for, that is when the real tiers left room). `state` is the
-   * caller's narrowing state (see SearchState); without one, the index keeps a shared one.
+   * Entry indices ranked for `query`, at most `limit`; `total` counts the matches found, all of
+   * them only when nothing cut the search short: when the name tiers, or the name and path tiers,
+   * fill the list, only theirs (tags and fuzzy matches are not looked for), and fuzzy ones only
+   * when the real tiers left room. `state` is the caller's narrowing state (see SearchState);
+   * without one, the index keeps a shared one.
    */
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const q = query.toLowerCase();

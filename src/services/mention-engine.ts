@@ -87,8 +87,13 @@ export class MentionEngine {
         yield Buffer.from(into, 0, length);
       }
     } finally {
-      if (at < size) void this.request({ op: "body-release", body }).catch(() => {});
+      if (at < size) this.releaseBody({ body, size });
     }
+  }
+
+  /** Lets the worker drop a body that will not be read (further). */
+  releaseBody({ body }: HeldBody): void {
+    void this.request({ op: "body-release", body }).catch(() => {});
   }
 
   /** What the worker holds (projects, file counts, whether watched and by which process, bodies not yet read), its searches (running, and skipped as superseded or cancelled), its memory and its thread's nice value (Linux). */

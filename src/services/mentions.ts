@@ -69,14 +69,23 @@ export class Mentions {
   /** The catalog as three parts to write in order: the file list (often most of it) comes from the worker as bytes. */
   async catalogBody(snapshot: ProjectSnapshot, chatId?: string): Promise<AsyncGenerator<Buffer | string>> {
     const { project, fileTags } = snapshot;
-    const files = this.deps.engine.readBody(await this.deps.engine.request<HeldBody>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags }));
     const others = this.others(snapshot, chatId);
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
     const rest = JSON.stringify({ agents: of("agents"), actions: of("actions"), tools: of("tools"), mcp: of("mcp"), model: of("model")[0]?.label ?? null });
+    const engine = this.deps.engine;
+    const held = await engine.request<HeldBody>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags });
     return (async function* () {
-      yield '{"files":';
-      yield* files;
-      yield `,${rest.slice(1)}`;
+      let reading = false;
+      try {
+        yield '{"files":';
+        reading = true;
+        yield* engine.readBody(held);
+        yield `,${rest.slice(1)}`;
+      } finally {
+        // Stopped before the file list was read (the client went away at once): readBody, never
+        // started, cannot let go of it, so the worker would hold it until it idled out.
+        if (!reading) engine.releaseBody(held);
+      }
     })();
   }
 

@@ -204,6 +204,20 @@ describe("mentions off the main thread", () => {
     await assert.rejects(engine.request({ op: "body-part", body: held.body, at: 2 * 2 ** 20, into: new SharedArrayBuffer(16) }), /no longer held/);
   });
 
+  it("lets go of a catalog's file list when its reader stops before reading it", async () => {
+    s = await startTestServer();
+    writeLongPaths(s.projectDir);
+    await s.api("POST", "/api/projects", { dir: s.projectDir });
+    const snapshot = await s.runtime.settings.snapshot(await s.runtime.projects.lookup(s.projectDir));
+    const parts = await s.runtime.mentions.catalogBody(snapshot);
+    const engineStats = () => s.runtime.mentionEngine.stats();
+    assert.equal((await engineStats()).bodies, 1, "held once asked for");
+    // What the route does when its client went away before the first part was written.
+    assert.equal((await parts.next()).value, '{"files":');
+    await parts.return(undefined);
+    await until(engineStats, (stats) => stats.bodies === 0, "no body held");
+  });
+
   it("shows a file created or deleted during a session without a restart", async () => {
     s = await startTestServer();
     write(s.projectDir, "src/alpha.ts");
