@@ -529,7 +529,7 @@ export class MentionIndex {
   private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array): number {
     const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
     const { entryRefined: refined, entryOrder: next } = this;
-    const { m, suffix } = fq;
+    const m = fq.m;
     const lastBucket = head.length - 1;
     let top = 0;
     for (let n = 0; n < count; n++) {
@@ -541,9 +541,7 @@ export class MentionIndex {
       // long query of one letter must not cost a full bound per file); past the folder's reach,
       // nothing fits.
       const classes = nameClasses[i]!;
-      let first = 0;
-      while ((suffix[first]! & ~classes) !== 0) first++;
-      first = Math.max(first, m - nameLength[i]!);
+      const first = Math.max(fq.firstSplit(classes), m - nameLength[i]!);
       const consumed = folderConsumed[d]!;
       if (first > consumed) {
         tiers[n] = DROPPED;
