@@ -21,13 +21,11 @@ function requestSignal(res: { on(event: "close", listener: () => void): unknown;
 }
 
 /**
- * Writes a JSON body as the client takes it (pipeline waits for each part to drain, and a client
- * that goes away stops the reading, which releases what the worker holds). Failing midway, with the
- * status already sent, the connection is cut: the client sees a broken body, never a wrong one.
- */
-/**
- * Writes a body a part at a time, each written out before the next is read: a part from the worker
- * lives in a buffer the next part overwrites (see MentionEngine.readBody).
+ * Writes a JSON body as the client takes it, a part at a time, each written out before the next is
+ * read: a part from the worker lives in a buffer the next part overwrites (see
+ * MentionEngine.readBody). A client that goes away stops the reading, which releases what the
+ * worker holds. Failing midway, with the status already sent, the connection is cut: the client
+ * sees a broken body, never a wrong one.
  */
 async function sendBody(res: Response, parts: AsyncIterable<Buffer | string>): Promise<void> {
   res.type("json");
