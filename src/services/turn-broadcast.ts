@@ -26,11 +26,11 @@ export class TurnBroadcast {
   emit(event: StreamEvent): NumberedEvent {
     const numbered = { ...event, id: this.nextId++ } as NumberedEvent;
     this.events.push(numbered);
+    // Done before turn.end reaches a listener: a stream that closes on it must not take the finished
+    // turn for a live one and cancel it (which aborted the turn's signal at the end of every turn).
+    if (event.event === "turn.end") this.finished = true;
     for (const listener of this.listeners) listener(numbered);
-    if (event.event === "turn.end") {
-      this.finished = true;
-      this.listeners.clear();
-    }
+    if (this.finished) this.listeners.clear();
     return numbered;
   }
 
