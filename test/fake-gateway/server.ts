@@ -12,7 +12,8 @@ import { TEXT_MODELS, TRANSCRIPTION_MODELS, type RawModel } from "./catalog";
 import { audioContainer, audioTokens, FAKE_TRANSCRIPT, INPUT_AUDIO_FORMATS, priced } from "./audio";
 import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dialect";
 
-export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown };
+/** `clientPort`: the client's end of the connection; requests on one kept-alive connection share it. */
+export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; clientPort?: number };
 
 /** How the next chat completion answers. */
 export type Scenario =
@@ -40,6 +41,8 @@ export type Scenario =
       finishReason?: string;
       /** After this many pieces, cut the connection without [DONE]. */
       dropAfter?: number;
+      /** Wait this long between `data: [DONE]` and the end of the body (its last chunk comes apart). */
+      endAfterDoneMs?: number;
       cachedTokens?: number;
       reasoningTokens?: number;
       /**
@@ -130,7 +133,7 @@ export class FakeGateway {
     const route = `${req.method} ${url.pathname}`;
     // Tests that run the fake in a process of its own read what it was sent here (never recorded itself).
     if (route === "GET /_test/completions") return this.json(res, 200, this.completions.map((r) => r.body));
-    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, clientPort: req.socket.remotePort });
 
     if (route === "GET /auth") return this.authorizePage(url, res);
     if (route === "GET /auth/approve") return this.approve(url, res);
@@ -274,6 +277,7 @@ export class FakeGateway {
       res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`);
     }
     if (!this.dialect.noDone) res.write("data: [DONE]\n\n");
+    if (scenario.endAfterDoneMs) await pause(scenario.endAfterDoneMs);
     finished = true;
     res.end();
   }

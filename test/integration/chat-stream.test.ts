@@ -61,6 +61,20 @@ describe("chat streaming through the gateway", () => {
     ]);
   });
 
+  it("keeps its connection to the gateway for the next turn once a stream has said [DONE]", async () => {
+    const chat = await newChat(f, { modelId: "fake/fast" });
+    for (let turn = 0; turn < 6; turn++) {
+      f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], endAfterDoneMs: 30 });
+      assert.equal(text(await readEvents(await send(f, chat.id, { content: `turn ${turn}` }))), "ab");
+      await new Promise((resolve) => setTimeout(resolve, 60)); // the body has ended by now
+    }
+    // A body destroyed after [DONE] but before its end closed the socket, and every turn waited for
+    // a new connection. The first turn shares the gateway with the catalog's price list.
+    const ports = f.gateway.completions.map((request) => request.clientPort);
+    assert.equal(ports.length, 6);
+    assert.ok(new Set(ports).size <= 2, `connections kept alive, not one per turn: ${JSON.stringify(ports)}`);
+  });
+
   it("lets model.headers override attribution headers per request", async () => {
     await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "openai/gpt-4o-mini", headers: { "X-Title": "My Tool", "HTTP-Referer": "https://example.test/app" } }] });
     const chat = await newChat(f, { modelId: "openai/gpt-4o-mini" });

@@ -76,7 +76,9 @@ export async function* streamChatCompletion(
     parser.feed(decoder.decode(next.value as Uint8Array, { stream: true }));
     while (pending.length > 0) yield pending.shift()!;
     if (done) {
-      response.body.destroy();
+      // Read what follows [DONE] (the end of the body) instead of destroying it: a destroyed body
+      // closes the connection, and the next turn would wait for a new one.
+      void response.body.dump().catch(() => {});
       return;
     }
   }
