@@ -89,3 +89,12 @@ function mergeEntriesById(base: unknown[], patch: unknown[], nullDeletes: boolea
   }
   return out;
 }
+
+/** Freezes `value` and everything it holds, so a value shared by many readers cannot be changed by one. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

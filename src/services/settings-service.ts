@@ -3,7 +3,7 @@
 import path from "node:path";
 import type { z } from "zod";
 import { AppError, conflict, invalid } from "../core/app-error";
-import { applyPatch, resolveLayers, type JsonObject } from "../core/settings-merge";
+import { applyPatch, deepFreeze, resolveLayers, type JsonObject } from "../core/settings-merge";
 import { settingsProvenance } from "../core/settings-provenance";
 import { credentialEntries, extractSecrets, redactSettings, type SecretChange } from "../core/settings-secrets";
 import { entryOrigin } from "../core/credential-binding";
@@ -26,6 +26,8 @@ import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
 
 const DB_BACKED_FLAG = "__dbBacked";
+/** The layer of a project without settings: one object, so what is worked out from it is reused. */
+const NO_PROJECT_SETTINGS: JsonObject = Object.freeze({});
 
 /** One project's settings layer as stored, before and after validation. */
 export type ProjectLayer = {
@@ -60,6 +62,9 @@ export class SettingsService {
   private readonly projectLock = new KeyedMutex();
   private validatedApp: { stored: JsonObject; value: JsonObject } | undefined;
   private readonly validatedProjects = new WeakMap<JsonObject, { value: JsonObject; issues: LayerIssue[] }>();
+  private readonly parsedRows = new Map<string, { stored: string; raw: JsonObject }>();
+  /** Resolved settings per project layer value, for the app layer they were resolved with. */
+  private readonly resolvedByProject = new WeakMap<JsonObject, { app: JsonObject; settings: ResolvedSettings }>();
 
   constructor(private readonly deps: SettingsServiceDeps) {}
 
@@ -97,16 +102,25 @@ export class SettingsService {
   async readProjectLayer(project: ProjectRow): Promise<ProjectLayer> {
     const stored = this.deps.projectRows.get(project.id);
     if (stored !== undefined) {
-      const raw = JSON.parse(stored) as JsonObject;
-      return { ...validateLayer(raw, projectSettingsShape), raw, path: this.deps.databaseFile, dbBacked: true };
+      const raw = this.parsedRow(project.id, stored);
+      return { ...this.validatedProject(raw), raw, path: this.deps.databaseFile, dbBacked: true };
     }
     const file = await readProjectFile(project.dir);
     const filePath = projectFilePath(project.dir);
     if (file.state === "corrupt") {
       return { raw: undefined, value: {}, issues: [], error: file.error, path: filePath, dbBacked: false };
     }
-    const raw = file.state === "ok" ? file.value : {};
+    const raw = file.state === "ok" ? file.value : NO_PROJECT_SETTINGS;
     return { ...this.validatedProject(raw), raw, path: filePath, dbBacked: false };
+  }
+
+  /** A project's database row, parsed once per stored text (the same object while the row is unchanged). */
+  private parsedRow(projectId: string, stored: string): JsonObject {
+    const known = this.parsedRows.get(projectId);
+    if (known?.stored === stored) return known.raw;
+    const raw = JSON.parse(stored) as JsonObject;
+    this.parsedRows.set(projectId, { stored, raw });
+    return raw;
   }
 
   /** Validation of an unchanged file is reused: the snapshot hands back the same object. */
@@ -220,8 +234,15 @@ export class SettingsService {
    * value dropped), and the defaults are typed, so the result has the resolved settings' shape.
    */
   private resolveWith(projectValue: JsonObject): ResolvedSettings {
+    // An unchanged file and app layer hand back the same objects, so each turn does not merge the
+    // three layers again. What is handed out is frozen: it is shared by every reader.
+    const app = this.appLayer();
+    const known = this.resolvedByProject.get(projectValue);
+    if (known?.app === app) return known.settings;
     const { [DB_BACKED_FLAG]: _flag, ...value } = projectValue;
-    return resolveLayers(this.deps.defaults, this.appLayer(), value) as ResolvedSettings;
+    const settings = deepFreeze(resolveLayers(this.deps.defaults, app, value)) as ResolvedSettings;
+    this.resolvedByProject.set(projectValue, { app, settings });
+    return settings;
   }
 
   private async store(project: ProjectRow, settings: JsonObject, dbBacked: boolean): Promise<void> {

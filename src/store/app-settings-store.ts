@@ -10,6 +10,9 @@ const QUARANTINE_PREFIX = `${APP_SETTINGS_KEY}.corrupt-`;
 export type QuarantinedRow = { key: string; value: string; createdAt: string };
 export type Logger = (line: string) => void;
 
+/** No app settings yet: one (read-only) object, like any unchanged row. */
+const NO_APP_SETTINGS: JsonObject = Object.freeze({});
+
 export class AppSettingsStore {
   private last: { text: string; value: JsonObject } | undefined;
 
@@ -24,7 +27,7 @@ export class AppSettingsStore {
    */
   read(): JsonObject {
     const row = this.kv.get(APP_SETTINGS_KEY);
-    if (!row) return {};
+    if (!row) return NO_APP_SETTINGS;
     // The same text gives back the same (read-only) object, so callers can cache what they derive.
     if (this.last?.text === row.value) return this.last.value;
     const parsed = parseObject(row.value);
@@ -34,7 +37,7 @@ export class AppSettingsStore {
     }
     const key = this.quarantine(row);
     this.log(`app settings were unreadable and were moved to app_kv key "${key}"; starting from defaults`);
-    return {};
+    return NO_APP_SETTINGS;
   }
 
   write(settings: JsonObject): void {

@@ -174,4 +174,32 @@ describe("settings routes", () => {
     const file = JSON.parse(fs.readFileSync(appJson(), "utf8"));
     assert.equal(Object.keys(file.fileTags).length, 20);
   });
+
+  it("resolves a project's settings once while nothing changes, frozen, and afresh when any layer changes", async () => {
+    const { project } = await s.runtime.projects.register(s.projectDir);
+    const settings = async () => (await s.runtime.settings.snapshot(project)).settings;
+    const first = await settings();
+    assert.equal(await settings(), first, "a project without settings shares one resolution");
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.chat), "shared, so nobody may change it");
+    assert.throws(() => {
+      (first as { defaultModel?: string }).defaultModel = "changed/by-a-reader";
+    }, TypeError);
+
+    await s.api("PATCH", "/api/settings/app", { defaultModel: "app/model" });
+    const afterApp = await settings();
+    assert.notEqual(afterApp, first);
+    assert.equal(afterApp.defaultModel, "app/model");
+
+    fs.writeFileSync(appJson(), JSON.stringify({ defaultModel: "file/model" }));
+    assert.equal((await settings()).defaultModel, "file/model", "an edited .app.json is read at once");
+    const fromFile = await settings();
+    assert.equal(await settings(), fromFile);
+
+    await s.api("PUT", `/api/settings/project/storage?${q}`, { dbBacked: true });
+    const fromRow = await settings();
+    assert.equal(fromRow.defaultModel, "file/model");
+    assert.equal(await settings(), fromRow, "an unchanged database row shares one resolution too");
+    await s.api("PATCH", `/api/settings/project?${q}`, { defaultModel: "row/model" });
+    assert.equal((await settings()).defaultModel, "row/model");
+  });
 });
