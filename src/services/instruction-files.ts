@@ -1,11 +1,12 @@
 // What the effective chat may inject: agent files (AGENTS.md and the like, named by the project's
 // `agentFileNames`) and skills (`.agents/skills/*/SKILL.md`, described by their front matter).
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { readFrontMatter } from "../core/front-matter";
 import type { InstructionSources } from "../shared/tools";
 import type { ProjectSnapshot } from "./project-snapshot";
-import { readReferencedFiles, type ReferencedFile } from "./referenced-files";
+import { readExistingFiles, type ReferencedFile } from "./referenced-files";
 
 export const SKILLS_DIR = ".agents/skills";
 const MAX_SKILLS = 100;
@@ -20,12 +21,13 @@ export async function readAgentFiles(projectDir: string, names: readonly string[
   // Each name once (a file named twice is injected once), and a bounded number of them.
   const unique = [...new Set(names)].slice(0, MAX_AGENT_FILES);
   // Not there, not a file, or outside the project: nothing to inject for that name.
-  const found = await Promise.all(unique.map((name) => readReferencedFiles(projectDir, [name]).catch(() => [])));
-  return found.flat();
+  return readExistingFiles(projectDir, unique).catch(() => []);
 }
 
 export async function scanSkills(projectDir: string): Promise<Skill[]> {
   const root = path.join(projectDir, SKILLS_DIR);
+  // Most projects have no skills: a synchronous check spares every turn a failing readdir.
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return [];
   const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
   const skills: Skill[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {

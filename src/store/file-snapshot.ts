@@ -1,5 +1,6 @@
 // Re-reads a small file only when it changed on disk (inode, size or mtime), so hot paths such as
 // a chat turn do not parse the same JSON again and again. Atomic writes change the inode.
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 
 type Snapshot<T> = { ino: number; size: number; mtimeNs: bigint; value: T };
@@ -9,10 +10,9 @@ export class FileSnapshots<T> {
 
   /** `parse` runs only when the file changed; `undefined` from stat means the file is missing. */
   async read(file: string, parse: (text: string) => T): Promise<T | undefined> {
-    const stat = await fs.stat(file, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
+    // The check is a synchronous stat: a few microseconds, where a stat through the thread pool took
+    // a round trip (and a thrown error for a missing file) on every chat turn's way to the gateway.
+    const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
     if (!stat) {
       this.cache.delete(file);
       return undefined;
