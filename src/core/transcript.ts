@@ -6,6 +6,9 @@ export type UpstreamMessage = { role: "system" | "user" | "assistant" | "tool"; 
 
 type Call = { id: string; name: string; arguments: string };
 
+/** What the transcript reads of a message: a stored one, or one about to be stored. */
+export type TranscriptRow = Pick<Message, "role" | "content" | "status"> & { meta?: Message["meta"] };
+
 /** An assistant message that called tools; `content` is null when the step said nothing. */
 export function assistantWithCalls(text: string, calls: readonly Call[]): UpstreamMessage {
   return {
@@ -16,11 +19,11 @@ export function assistantWithCalls(text: string, calls: readonly Call[]): Upstre
 }
 
 /** A turn that failed before any answer: nothing of it reached the model, and Retry sends it again. */
-function failedBeforeAnswer(next: Message | undefined): boolean {
+function failedBeforeAnswer(next: TranscriptRow | undefined): boolean {
   return next?.role === "assistant" && next.status === "error" && !next.content && !next.meta?.toolCalls?.length;
 }
 
-export function transcriptMessages(messages: readonly Message[]): UpstreamMessage[] {
+export function transcriptMessages(messages: readonly TranscriptRow[]): UpstreamMessage[] {
   const answered = new Set(messages.filter((m) => m.role === "tool" && m.meta?.callId).map((m) => m.meta!.callId!));
   const out: UpstreamMessage[] = [];
   for (const [index, message] of messages.entries()) {

@@ -68,5 +68,8 @@ export function openSse(req: Request, res: Response, registry: SseRegistry, onCl
   // The response, not the request: a POST request emits "close" as soon as its body has been read.
   res.on("close", finish);
   registry.add(channel, req);
+  // Opened after its client left (a stream opened a moment after its route ran): its "close" has
+  // been and gone, so it is closed already.
+  if (res.destroyed || res.socket?.destroyed !== false) finish();
   return channel;
 }

@@ -5,17 +5,17 @@
 // the user cancels, or the upstream fails. Everything is forwarded as numbered events and stored.
 import type { ToolEnvironment } from "./tool-environment";
 import type { Subagents } from "./subagents";
-import fs from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { ResolvedSettings } from "../shared/settings";
 import { conflict, invalid } from "../core/app-error";
 import { messageStatusFor } from "../core/finish-reason";
 import { transcriptMessages } from "../core/transcript";
-import type { Chat, Message, StreamBody } from "../shared/chats";
+import type { Chat, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { UpstreamMessage } from "../providers/gateway/chat-completions";
 import type { ChatsRepo } from "../store/chats-repo";
-import type { MessagesRepo } from "../store/messages-repo";
+import { newMessageId, type MessagesRepo, type NewMessage } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
 import { gatesOf } from "../tools/gate";
@@ -78,6 +78,18 @@ export type PreparedTurn = {
   content: string;
 };
 
+/** A turn's id and its (first) assistant message's id, known before anything is stored. */
+type TurnIds = { turnId: string; assistantId: string };
+
+/** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
+function userTurnRows(prepared: PreparedTurn): NewMessage[] {
+  const { files } = prepared;
+  return [
+    ...files.map((file): NewMessage => ({ role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } })),
+    { role: "user", content: prepared.content, status: "complete", meta: files.length > 0 ? { referencedPaths: files.map((f) => f.path) } : null },
+  ];
+}
+
 export class ChatTurns {
   constructor(private readonly deps: ChatTurnDeps) {}
 
@@ -97,22 +109,55 @@ export class ChatTurns {
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
       this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
-    return { chat, project, snapshot, root: await fs.realpath(project.dir), settings, resolved, files, context, content: body.content };
+    // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
+    return { chat, project, snapshot, root: realpathSync.native(project.dir), settings, resolved, files, context, content: body.content };
   }
 
-  /** Stores the user message, registers the live turn, and runs it to its end in the background. */
+  /**
+   * Registers the live turn, sends its first upstream request, stores the user's message, and runs
+   * the turn to its end in the background. The store waits until the request has left: undici
+   * writes a request on a reused connection in the event loop's next check phase (it first lets
+   * the connection report anything pending), so every synchronous step taken after dispatching
+   * delays the request. Stored from an immediate queued after undici's, the message is written
+   * while the gateway works, and before the answer can be read (a later poll phase). The loop's
+   * hooks store it first if they ever come sooner, so nothing is updated before it exists.
+   */
   start(prepared: PreparedTurn): TurnBroadcast {
     const { chat } = prepared;
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
-    const assistant = this.deps.transaction(() => this.storeUserTurn(prepared));
-    this.deps.chatService.changed(chat);
+    const turn: TurnIds = { turnId: `t_${randomBytes(6).toString("base64url")}`, assistantId: newMessageId() };
+    const userRows = userTurnRows(prepared);
+    // The upstream transcript: what is stored, then this turn's rows (not stored yet).
+    const messages = [...prepared.context.systemMessages, ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows])];
+    let stored = false;
+    const storeTurn = () => {
+      if (stored) return;
+      stored = true;
+      this.deps.transaction(() => this.storeUserTurn(prepared, userRows, turn.assistantId));
+      this.deps.chatService.changed(chat);
+    };
+    broadcast.emit({
+      event: "turn.start",
+      data: { turnId: turn.turnId, messageId: turn.assistantId, model: prepared.resolved.modelId, ...(prepared.context.receipt ? { context: prepared.context.receipt } : {}) },
+    });
+    const running = this.run(prepared, turn, messages, broadcast, controller.signal, storeTurn);
+    setImmediate(() => {
+      try {
+        storeTurn();
+      } catch (error) {
+        // Nothing of the turn was kept: it is called back, and the user is told.
+        this.deps.log.error(`cannot store a chat turn: ${(error as Error).message}`);
+        broadcast.emit({ event: "error", data: { code: "internal", message: "Parley could not save this message; send it again", retryable: true } });
+        controller.abort();
+      }
+    });
 
-    void this.run(prepared, assistant, broadcast, controller.signal)
+    void running
       .catch((error) => {
         this.deps.log.error(`turn failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
         if (!broadcast.done) {
           broadcast.emit({ event: "error", data: { code: "internal", message: "Parley hit an unexpected error", retryable: true } });
-          broadcast.emit({ event: "turn.end", data: { turnId: "unknown", finishReason: "error" } });
+          broadcast.emit({ event: "turn.end", data: { turnId: turn.turnId, finishReason: "error" } });
         }
       })
       .finally(() => {
@@ -123,37 +168,29 @@ export class ChatTurns {
     return broadcast;
   }
 
-  /** Referenced files, the user message, and an empty assistant message to stream into. */
-  private storeUserTurn(prepared: PreparedTurn): Message {
+  /** This turn's referenced files, the user message, and the empty assistant message to stream into. */
+  private storeUserTurn(prepared: PreparedTurn, userRows: NewMessage[], assistantId: string): void {
     const { chat, resolved } = prepared;
-    for (const file of prepared.files) {
-      this.deps.messages.append(chat.id, { role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } });
-    }
-    this.deps.messages.append(chat.id, {
-      role: "user",
-      content: prepared.content,
-      status: "complete",
-      meta: prepared.files.length > 0 ? { referencedPaths: prepared.files.map((f) => f.path) } : null,
-    });
+    for (const row of userRows) this.deps.messages.append(chat.id, row);
     const title = this.deps.chatService.titleFor(chat, prepared.content);
     this.deps.chats.update(chat.id, { modelId: resolved.modelId, ...(title ? { title } : {}) });
     this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
-    return this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+    this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId }, assistantId);
   }
 
-  private async run(prepared: PreparedTurn, assistant: Message, broadcast: TurnBroadcast, signal: AbortSignal): Promise<void> {
+  /** Streams the turn's steps; `start` has emitted `turn.start`. */
+  private async run(prepared: PreparedTurn, turn: TurnIds, messages: UpstreamMessage[], broadcast: TurnBroadcast, signal: AbortSignal, storeTurn: () => void): Promise<void> {
     const { chat, settings, resolved, context } = prepared;
-    const turnId = `t_${randomBytes(6).toString("base64url")}`;
+    const { turnId } = turn;
     const emit = (event: StreamEvent) => broadcast.emit(event);
-    emit({ event: "turn.start", data: { turnId, messageId: assistant.id, model: resolved.modelId, ...(context.receipt ? { context: context.receipt } : {}) } });
-
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
     this.deps.catalog.warm("text", resolved.connection);
-    let stepMessage = assistant;
+    // Every hook that writes stores the user's turn first (see `start`); the first step's start writes nothing.
+    let stepMessageId = turn.assistantId;
     let stepOpen = true;
     const result = await runAgentLoop({
       resolved,
-      messages: [...context.systemMessages, ...this.history(chat.id, assistant.id)],
+      messages,
       // `subagent` is offered when the project defines agents to hand work to.
       tools: offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools, prepared.snapshot.agents.agents.length > 0),
       requestExtras: context.requestExtras,
@@ -176,14 +213,16 @@ export class ChatTurns {
       hooks: {
         beforeStep: (step) => {
           if (step === 0) return;
-          stepMessage = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId });
+          storeTurn();
+          stepMessageId = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId }).id;
           stepOpen = true;
         },
         // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
         stepDone: (outcome, total, last) => {
           // A turn that never got an answer is not billed, nor counted in the chat's totals.
           const unanswered = total.totalTokens === 0 && outcome.error !== undefined;
-          this.deps.messages.update(stepMessage.id, {
+          storeTurn();
+          this.deps.messages.update(stepMessageId, {
             content: outcome.text,
             status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
             usage: last && !unanswered ? total : null,
@@ -198,6 +237,7 @@ export class ChatTurns {
           stepOpen = false;
         },
         toolDone: (call, outcome, content) => {
+          storeTurn();
           this.deps.messages.append(chat.id, {
             role: "tool",
             content,
@@ -207,24 +247,13 @@ export class ChatTurns {
         },
         stopped: (stop, total) => {
           const error = { content: "", status: "error" as const, usage: total ?? null, meta: { turnId, finishReason: "error", error: { message: stop.message, retryable: false } } };
-          if (stepOpen) this.deps.messages.update(stepMessage.id, error);
+          storeTurn();
+          if (stepOpen) this.deps.messages.update(stepMessageId, error);
           else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
         },
         usageOf: (outcome, sent) => this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
       },
     });
     emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
-  }
-
-
-
-
-  /**
-   * The stored transcript as upstream messages; the turn's own empty assistant row is left out. An
-   * assistant step's tool calls go up with it, each followed by its `tool` message; a call that never
-   * got a result (a turn cut off mid-step) is dropped, as upstream APIs refuse unanswered calls.
-   */
-  private history(chatId: string, pendingAssistantId: string): UpstreamMessage[] {
-    return transcriptMessages(this.deps.messages.listByChat(chatId).filter((m) => m.id !== pendingAssistantId));
   }
 }

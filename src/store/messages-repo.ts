@@ -37,11 +37,15 @@ function toMessage(row: MessageRow): Message {
 export type NewMessage = Pick<Message, "role" | "content" | "status"> & Partial<Pick<Message, "modelId" | "usage" | "meta">>;
 export type MessageChanges = Partial<Pick<Message, "content" | "status" | "usage" | "meta">>;
 
+export function newMessageId(): string {
+  return `m_${randomBytes(9).toString("base64url")}`;
+}
+
 export class MessagesRepo {
   constructor(private readonly db: Db) {}
 
-  append(chatId: string, message: NewMessage): Message {
-    const id = `m_${randomBytes(9).toString("base64url")}`;
+  /** `id` is given when the message had to be named before it was stored (a turn's `turn.start`). */
+  append(chatId: string, message: NewMessage, id = newMessageId()): Message {
     statement(this.db, 
         `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, created_at)
          VALUES (?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?, ?, ?, ?)`,

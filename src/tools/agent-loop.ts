@@ -68,9 +68,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return { finishReason: "error", total, text };
   };
 
+  // Limits are checked before each next step, never before the first (settings keep maxSteps >= 1 and
+  // a budget above 0): a caller may rely on nothing being emitted or hooked, but `beforeStep(0)`,
+  // before the first request is sent.
   for (let step = 0; ; step++) {
-    if (step >= maxSteps) return stop(stepLimit(maxSteps));
-    if (budget !== null && (total?.cost ?? 0) >= budget) return stop(overBudget(budget));
     hooks.beforeStep?.(step);
     const outcome = await streamStep({
       resolved,
@@ -107,5 +108,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
     if (signal.aborted) return { finishReason: "cancelled", total, text };
     if ([...failures.values()].some((count) => count >= MAX_SAME_FAILURES)) return stop(repeatedFailure());
+    if (step + 1 >= maxSteps) return stop(stepLimit(maxSteps));
+    if (budget !== null && (total?.cost ?? 0) >= budget) return stop(overBudget(budget));
   }
 }

@@ -192,6 +192,34 @@ describe("chat streaming through the gateway", () => {
     assert.equal((await send(f, chat.id, { content: "" })).status, 400);
   });
 
+  it("ends a turn whose message cannot be saved with an error, keeps none of it, and answers the next", async () => {
+    const chat = await newChat(f, { modelId: "fake/slow" });
+    const messages = f.s.runtime.messages;
+    const append = messages.append.bind(messages);
+    let failing = true;
+    // The store runs after the upstream request has left; a failing disk there must not leave half a turn.
+    messages.append = (...args) => {
+      if (failing) throw new Error("SQLITE_FULL: database or disk is full");
+      return append(...args);
+    };
+    const events = await readEvents(await send(f, chat.id, { content: "lost" }));
+    failing = false;
+    assert.equal(events[0]!.event, "turn.start");
+    const error = events.find((e) => e.event === "error")!.data;
+    assert.equal(error.code, "internal");
+    assert.match(error.message, /could not save this message/);
+    assert.equal(events.at(-1)!.event, "turn.end");
+    assert.ok(!text(events), "nothing of the answer is shown");
+    assert.ok(f.s.logLines.some((line) => line.includes("SQLITE_FULL")));
+    assert.deepEqual((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages, [], "the transaction left nothing");
+
+    const next = await readEvents(await send(f, chat.id, { content: "again", modelId: "fake/echo" }));
+    assert.equal(text(next), "You said: again");
+    const stored = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages;
+    assert.deepEqual(stored.map((m: any) => [m.role, m.content]), [["user", "again"], ["assistant", "You said: again"]]);
+    assert.equal(stored[1].id, next[0]!.data.messageId);
+  });
+
   it("answers 409 to a second message while the chat is still answering", async () => {
     const chat = await newChat(f, { modelId: "fake/slow" });
     const first = await send(f, chat.id, { content: "long" });

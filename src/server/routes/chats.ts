@@ -58,11 +58,16 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     const chat = deps.chatService.get(req.params.id);
     const prepared = await deps.chatTurns.prepare(chat, deps.projects.byId(chat.projectId), body);
     const broadcast = deps.chatTurns.start(prepared);
-    // A client that goes away cancels its turn at once: the upstream request is aborted.
-    const channel = openSse(req, res, streams, () => {
-      if (!broadcast.done) deps.activeTurns.cancel(chat.id);
+    // The upstream request is written in the event loop's next check phase (see ChatTurns.start);
+    // the client's answer opens right after it, so the two writes do not add up before the first
+    // token. Nothing is missed: the stream replays the turn from its first event.
+    setImmediate(() => {
+      // A client that goes away cancels its turn at once: the upstream request is aborted.
+      const channel = openSse(req, res, streams, () => {
+        if (!broadcast.done) deps.activeTurns.cancel(chat.id);
+      });
+      pipe(broadcast, channel, 0);
     });
-    pipe(broadcast, channel, 0);
   });
 
   /** Replays and follows the chat's current (or just finished) turn after Last-Event-ID. */
