@@ -17,5 +17,8 @@ export default defineConfig({
     // The extension host reads the manifest to find the hashed entry files for the webview.
     manifest: true,
     target: "es2022",
+    // The settings chunk is imported on demand. No <link rel="modulepreload"> for it: the webview's
+    // CSP admits scripts by nonce, and such a link, made at run time, has none.
+    modulePreload: false,
   },
 });

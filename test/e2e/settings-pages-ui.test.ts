@@ -199,4 +199,22 @@ describe("web UI: settings pages", function () {
     }
     assert.deepEqual(failures, []);
   });
+
+  it("loads the settings pages on demand, says so when they cannot load, and loads them on the next visit", async () => {
+    const fresh = await page.context().newPage();
+    try {
+      const blocked = "**/assets/SettingsView-*.js";
+      await fresh.route(blocked, (route) => route.abort("connectionrefused"));
+      await fresh.goto(`${stack.url}/#/settings/project`);
+      await fresh.getByRole("alert").filter({ hasText: "Settings did not load" }).waitFor();
+      await fresh.unroute(blocked);
+      const main = fresh.getByRole("navigation", { name: "Main" });
+      await main.getByRole("link").first().click();
+      await main.getByRole("link", { name: "Settings" }).click();
+      await fresh.getByRole("heading", { name: "Gateway" }).waitFor();
+      assert.equal(await fresh.getByRole("alert").filter({ hasText: "Settings did not load" }).count(), 0);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
