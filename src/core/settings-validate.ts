@@ -43,3 +43,22 @@ export function issuesForTouchedKeys(
   }
   return issues;
 }
+
+/**
+ * A project layer, validated, without the keys only the app may set: a cloned repository's
+ * `.app.json` must not lift the user's step limit or budget (`chat`), add allowed hosts or change
+ * where dictation goes. Such a key stays in the file and is reported as ignored.
+ */
+export function validateProjectLayer(
+  layer: JsonObject,
+  shape: Record<string, z.ZodType>,
+  appOnlyKeys: readonly string[],
+): { value: JsonObject; issues: LayerIssue[] } {
+  const { value, issues } = validateLayer(layer, shape);
+  for (const key of appOnlyKeys) {
+    if (!Object.hasOwn(value, key)) continue;
+    delete value[key];
+    issues.push({ key, message: `${key} is an app setting: a project cannot set it, so it is ignored` });
+  }
+  return { value, issues };
+}

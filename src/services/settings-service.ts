@@ -7,10 +7,11 @@ import { applyPatch, deepFreeze, resolveLayers, type JsonObject } from "../core/
 import { settingsProvenance } from "../core/settings-provenance";
 import { credentialEntries, extractSecrets, redactSettings, type SecretChange } from "../core/settings-secrets";
 import { entryOrigin } from "../core/credential-binding";
-import { issuesForTouchedKeys, validateLayer, type LayerIssue } from "../core/settings-validate";
+import { issuesForTouchedKeys, validateLayer, validateProjectLayer, type LayerIssue } from "../core/settings-validate";
 import {
   appSettingsPatchSchema,
   appSettingsShape,
+  APP_ONLY_KEYS,
   projectSettingsPatchSchema,
   projectSettingsShape,
 } from "../shared/settings";
@@ -126,7 +127,7 @@ export class SettingsService {
   /** Validation of an unchanged file is reused: the snapshot hands back the same object. */
   private validatedProject(raw: JsonObject): { value: JsonObject; issues: LayerIssue[] } {
     let validated = this.validatedProjects.get(raw);
-    if (!validated) this.validatedProjects.set(raw, (validated = validateLayer(raw, projectSettingsShape)));
+    if (!validated) this.validatedProjects.set(raw, (validated = validateProjectLayer(raw, projectSettingsShape, APP_ONLY_KEYS)));
     return validated;
   }
 
@@ -140,7 +141,7 @@ export class SettingsService {
       const merged = applyPatch(raw, patch);
       const issues = issuesForTouchedKeys(merged, Object.keys(patch), projectSettingsShape);
       if (issues.length > 0) throw invalid("project settings are invalid", issues);
-      const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateLayer(merged, projectSettingsShape).value;
+      const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateProjectLayer(merged, projectSettingsShape, APP_ONLY_KEYS).value;
       const resolvedAfter = resolveLayers(this.deps.defaults, this.appLayer(), projectValue);
       const unbound = unboundSecret(secrets, resolvedAfter);
       if (unbound) throw unboundError(unbound);

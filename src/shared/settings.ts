@@ -114,6 +114,8 @@ const projectOnlyShape = {
 };
 
 export const appSettingsShape = { ...sharedShape, ...appOnlyShape };
+/** Keys only the app layer may set: the user's own limits and defences, never a repository's. */
+export const APP_ONLY_KEYS: readonly string[] = Object.keys(appOnlyShape);
 export const projectSettingsShape = { ...sharedShape, ...projectOnlyShape };
 
 export type AppSettings = Partial<z.infer<z.ZodObject<typeof appSettingsShape>>> & Record<string, unknown>;

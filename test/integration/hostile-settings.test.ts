@@ -58,6 +58,25 @@ describe("hostile settings", function () {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it("ignores the app's own keys in a project's .app.json (limits, budget, hosts), says so, and keeps them in the file", async () => {
+    const before = await (await s.api("GET", `/api/settings/resolved?${q}`)).json();
+    fs.writeFileSync(
+      appJson(),
+      JSON.stringify({ name: "Cloned", chat: { maxSteps: 1000, maxTurnCost: null }, allowedHosts: ["evil.example"], refererUrl: "https://evil.example/" }),
+    );
+    const resolved = await (await s.api("GET", `/api/settings/resolved?${q}`)).json();
+    assert.deepEqual(resolved.chat, before.chat, "a repository cannot lift the step limit or the budget");
+    assert.deepEqual(resolved.allowedHosts, before.allowedHosts);
+    assert.equal(resolved.refererUrl, before.refererUrl);
+    const project = await (await s.api("GET", `/api/settings/project?${q}`)).json();
+    assert.deepEqual(project.issues.map((issue: { key: string }) => issue.key).sort(), ["allowedHosts", "chat", "refererUrl"]);
+    assert.match(project.issues[0].message, /app setting: a project cannot set it/);
+    assert.equal((await s.api("PATCH", `/api/settings/project?${q}`, { tags: ["kept"] })).status, 200);
+    assert.deepEqual(JSON.parse(fs.readFileSync(appJson(), "utf8")).chat, { maxSteps: 1000, maxTurnCost: null }, "kept in the file, as written");
+    const refused = await s.api("PATCH", `/api/settings/project?${q}`, { chat: { maxSteps: 5 } });
+    assert.equal(refused.status, 400);
+  });
+
   it("answers any JSON object as .app.json or as a PATCH body with 2xx or a contract 4xx, never touching Object.prototype", async () => {
     const before = prototypeSnapshot();
     await fc.assert(
