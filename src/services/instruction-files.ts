@@ -26,8 +26,9 @@ export async function readAgentFiles(projectDir: string, names: readonly string[
 
 export async function scanSkills(projectDir: string): Promise<Skill[]> {
   const root = path.join(projectDir, SKILLS_DIR);
-  // Most projects have no skills: a synchronous check spares every turn a failing readdir.
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return [];
+  // Most projects have no skills: a synchronous check spares every turn a failing readdir. A folder
+  // that cannot be read (a symlink loop, no permission) has no skills either.
+  if (!isDirectory(root)) return [];
   const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
   const skills: Skill[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -65,4 +66,12 @@ export function skillsMessage(skills: Skill[]): string {
     "Skills available in this project. Before you use one, read its SKILL.md for the full instructions.",
     ...skills.map((s) => `- ${s.name}${s.description ? `: ${s.description}` : ""} (${s.path})`),
   ].join("\n");
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
 }

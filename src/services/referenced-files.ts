@@ -1,6 +1,6 @@
 // Files referenced with @ in a message: read from inside the project only. `..`, absolute paths and
 // symlinks that lead out of the project are refused, so a message can never pull in ~/.ssh.
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { invalid } from "../core/app-error";
@@ -24,19 +24,22 @@ async function readInside(root: string, relPath: string): Promise<FileRead> {
   if (!checked.ok) return { ok: false, reason: `referenced path "${relPath}" ${checked.reason}` };
   const missing: FileRead = { ok: false, reason: `referenced path "${checked.path}" does not exist in the project` };
   const joined = path.join(root, checked.path);
-  // A missing file is the common case for agent files: answered without a thrown system error.
-  if (!statSync(joined, { throwIfNoEntry: false })) return missing;
   let real: string;
+  let stat: Stats;
   try {
+    // A missing file is the common case for agent files: answered without a thrown system error.
+    if (!statSync(joined, { throwIfNoEntry: false })) return missing;
     real = realpathSync.native(joined);
+    if (!isInside(root, real)) return { ok: false, reason: `referenced path "${checked.path}" leads out of the project` };
+    stat = statSync(real);
   } catch {
+    // A symlink loop, a name too long, a folder without permission: nothing there to read.
     return missing;
   }
-  if (!isInside(root, real)) return { ok: false, reason: `referenced path "${checked.path}" leads out of the project` };
-  const stat = statSync(real);
   if (!stat.isFile()) return { ok: false, reason: `referenced path "${checked.path}" is not a file` };
   if (stat.size > MAX_REFERENCED_FILE_BYTES) return { ok: false, reason: `referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB` };
-  const bytes = await fs.readFile(real);
+  const bytes = await fs.readFile(real).catch(() => undefined);
+  if (!bytes) return { ok: false, reason: `referenced file "${checked.path}" cannot be read` };
   if (bytes.includes(0)) return { ok: false, reason: `referenced file "${checked.path}" is not a text file` };
   return { ok: true, file: { path: checked.path, content: bytes.toString("utf8") } };
 }

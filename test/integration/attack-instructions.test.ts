@@ -85,6 +85,17 @@ describe("GET /api/instructions under attack", () => {
     assert.deepEqual(answer.skills.items.map((i) => i.name), ["fine"]);
   });
 
+  it("answers with no skill and no agent file for a skills folder and an AGENTS.md that are symlink loops, or unreadable", async () => {
+    fs.mkdirSync(path.join(dir, ".agents"));
+    fs.symlinkSync("skills", path.join(dir, ".agents", "skills")); // a loop: skills -> skills
+    fs.symlinkSync("AGENTS.md", path.join(dir, "AGENTS.md"));
+    fs.mkdirSync(path.join(dir, "locked"), { mode: 0o000 });
+    await s.api("PATCH", `/api/settings/project?${projectQuery(dir)}`, { agentFileNames: ["AGENTS.md", "locked/AGENTS.md"] });
+    const sources = await read();
+    assert.deepEqual(sources.skills.items, []);
+    assert.deepEqual(sources.agentFiles.files, []);
+  });
+
   it("reads hostile front matter (alias bombs, objects, binary) as plain names or folder names", async () => {
     const bomb = ["---", 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`), "name: *j", "---", ""].join("\n");
     for (const [name, text] of [["bomb", bomb], ["object", "---\nname: {a: 1}\ndescription: [1, 2]\n---\n"], ["binary", "---\nname: x\n---\n\u0000\u0001"]] as const) {
