@@ -124,11 +124,14 @@ export class ChatTurns {
    */
   start(prepared: PreparedTurn): TurnBroadcast {
     const { chat } = prepared;
-    const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
+    // Checked again: two messages sent at once both passed `prepare`, which waits on files.
+    if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
     const turn: TurnIds = { turnId: `t_${randomBytes(6).toString("base64url")}`, assistantId: newMessageId() };
     const userRows = userTurnRows(prepared);
-    // The upstream transcript: what is stored, then this turn's rows (not stored yet).
+    // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
+    // the turn is registered: a failure here must not leave the chat "already answering".
     const messages = [...prepared.context.systemMessages, ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows])];
+    const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
     let stored = false;
     const storeTurn = () => {
       if (stored) return;

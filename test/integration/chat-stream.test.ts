@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
 import { names, readEvents, text } from "../helpers/sse";
+import { AFTER_DONE_MS } from "../../src/providers/gateway/chat-completions";
+import { closeGatewayDispatcher } from "../../src/providers/gateway/http";
 
 describe("chat streaming through the gateway", () => {
   let f: ChatFixture;
@@ -73,6 +75,16 @@ describe("chat streaming through the gateway", () => {
     const ports = f.gateway.completions.map((request) => request.clientPort);
     assert.equal(ports.length, 6);
     assert.ok(new Set(ports).size <= 2, `connections kept alive, not one per turn: ${JSON.stringify(ports)}`);
+  });
+
+  it("gives up a connection whose body never ends after [DONE] within a second, so it holds no shutdown", async () => {
+    const chat = await newChat(f, { modelId: "fake/fast" });
+    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], endAfterDoneMs: 30_000 });
+    assert.equal(text(await readEvents(await send(f, chat.id, { content: "hang after done" }))), "ab");
+    const started = performance.now();
+    await closeGatewayDispatcher();
+    const waited = performance.now() - started;
+    assert.ok(waited < AFTER_DONE_MS + 1500, `the dispatcher closed after ${Math.round(waited)} ms`);
   });
 
   it("lets model.headers override attribution headers per request", async () => {
@@ -220,6 +232,21 @@ describe("chat streaming through the gateway", () => {
     assert.equal(stored[1].id, next[0]!.data.messageId);
   });
 
+  it("answers one of two messages sent at once and refuses the other with 409", async () => {
+    const chat = await newChat(f, { modelId: "fake/slow" });
+    // A referenced file makes each wait on a read before it starts: both pass the first check.
+    fs.writeFileSync(path.join(f.s.projectDir, "both.txt"), "read by both");
+    const body = (content: string) => ({ content, referencedPaths: ["both.txt"] });
+    const both = await Promise.all([send(f, chat.id, body("first")), send(f, chat.id, body("second"))]);
+    assert.deepEqual(both.map((res) => res.status).sort(), [200, 409]);
+    const answering = both.find((res) => res.status === 200)!;
+    await f.s.api("POST", `/api/chats/${chat.id}/cancel`);
+    assert.equal((await readEvents(answering)).at(-1)!.event, "turn.end");
+    const users = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.filter((m: { role: string }) => m.role === "user");
+    assert.equal(users.length, 2, "one turn stored: its file and its message");
+    assert.equal((await send(f, chat.id, { content: "third", modelId: "fake/echo" })).status, 200, "the chat is free again");
+  });
+
   it("answers 409 to a second message while the chat is still answering", async () => {
     const chat = await newChat(f, { modelId: "fake/slow" });
     const first = await send(f, chat.id, { content: "long" });
@@ -308,8 +335,9 @@ describe("referenced files", () => {
     fs.writeFileSync(outside, "top secret");
     fs.symlinkSync(outside, path.join(f.s.projectDir, "link.txt"));
     fs.symlinkSync(path.dirname(f.s.projectDir), path.join(f.s.projectDir, "up"));
+    fs.symlinkSync("loop", path.join(f.s.projectDir, "loop"));
     const chat = await newChat(f, { modelId: "fake/echo" });
-    for (const bad of ["../secret.txt", outside, "link.txt", "up/secret.txt", "src/../../secret.txt", "missing.txt"]) {
+    for (const bad of ["../secret.txt", outside, "link.txt", "up/secret.txt", "src/../../secret.txt", "missing.txt", "loop", "loop/x", `${"a".repeat(300)}.txt`]) {
       const res = await send(f, chat.id, { content: "x", referencedPaths: [bad] });
       assert.equal(res.status, 400, bad);
       assert.equal((await res.json()).error.code, "invalid_request");

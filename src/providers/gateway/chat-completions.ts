@@ -23,6 +23,9 @@ const asObject = (value: unknown): object => (typeof value === "object" && value
  * reason on abort. Usage is always asked for: OpenAI-style servers (vLLM, Ollama, LiteLLM) send
  * none without `stream_options.include_usage`, and the gateway ignores it.
  */
+/** How long the end of a body may follow its `[DONE]` before the connection is given up. */
+export const AFTER_DONE_MS = 1000;
+
 export async function* streamChatCompletion(
   connection: GatewayConnection,
   body: ChatCompletionBody,
@@ -77,8 +80,10 @@ export async function* streamChatCompletion(
     while (pending.length > 0) yield pending.shift()!;
     if (done) {
       // Read what follows [DONE] (the end of the body) instead of destroying it: a destroyed body
-      // closes the connection, and the next turn would wait for a new one.
-      void response.body.dump().catch(() => {});
+      // closes the connection, and the next turn would wait for a new one. Bounded in time, not in
+      // size (dump's size limit counts the whole body): a server that never ends the body loses its
+      // connection after a second, and holds neither it nor a shutdown longer.
+      void response.body.dump({ limit: Number.MAX_SAFE_INTEGER, signal: AbortSignal.timeout(AFTER_DONE_MS) }).catch(() => {});
       return;
     }
   }
