@@ -78,6 +78,8 @@ export type PreparedTurn = {
   content: string;
 };
 
+const busyChat = () => conflict("this chat is already answering; cancel it or wait");
+
 /** A turn's id and its (first) assistant message's id, known before anything is stored. */
 type TurnIds = { turnId: string; assistantId: string };
 
@@ -95,7 +97,7 @@ export class ChatTurns {
 
   /** Everything that can be refused before anything is stored or sent (400/404/409). */
   async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
-    if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
@@ -125,7 +127,7 @@ export class ChatTurns {
   start(prepared: PreparedTurn): TurnBroadcast {
     const { chat } = prepared;
     // Checked again: two messages sent at once both passed `prepare`, which waits on files.
-    if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
     const turn: TurnIds = { turnId: `t_${randomBytes(6).toString("base64url")}`, assistantId: newMessageId() };
     const userRows = userTurnRows(prepared);
     // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
