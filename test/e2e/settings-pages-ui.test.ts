@@ -207,6 +207,8 @@ describe("web UI: settings pages", function () {
       await fresh.route(blocked, (route) => route.abort("connectionrefused"));
       await fresh.goto(`${stack.url}/#/settings/project`);
       await fresh.getByRole("alert").filter({ hasText: "Settings did not load" }).waitFor();
+      await fresh.setViewportSize({ width: 320, height: 640 });
+      await screenshot(fresh, "settings-19-load-failed-320");
       await fresh.unroute(blocked);
       const main = fresh.getByRole("navigation", { name: "Main" });
       await main.getByRole("link").first().click();
