@@ -26,6 +26,8 @@ const LOOKAHEAD = 24;
 /** The largest word-start bonus (BONUS_SLASH), and what the first query character gets there. */
 const BEST_START = BONUS_SLASH;
 const BEST_FIRST = 2 * BONUS_SLASH;
+/** q's pairs q[k-1] q[k] with k below this are told apart in a pair mask (bit k); later ones are taken as present. */
+const PAIRS_KNOWN = 32;
 /** Scoring looks at this many query characters at most (the contract caps q at 500). */
 export const MAX_FUZZY_QUERY = 512;
 /** A score no alignment has: a split that does not fit. Sums of two stay far from overflowing. */
@@ -63,6 +65,11 @@ export class FuzzyQuery {
   readonly suffix: Int32Array;
   /** exact[k]: q[k]'s class holds that one character only (a to z, / _ . -). */
   readonly exact: Uint8Array;
+  /**
+   * For a pair of character classes (32 * first + second), which of q's pairs q[k-1] q[k] have
+   * them, bit k (k < 32; later pairs are always taken as present, see PAIRS_KNOWN).
+   */
+  private readonly pairClasses = new Int32Array(32 * 32);
 
   constructor(readonly q: string) {
     const m = (this.m = q.length);
@@ -77,6 +84,7 @@ export class FuzzyQuery {
       this.bits[k] = 1 << charClass(code);
       this.exact[k] = charClass(code) < EXACT_CLASSES ? 1 : 0;
       if (k > 0) this.pairs[k] = bigramBucket(q.charCodeAt(k - 1), code);
+      if (k > 0 && k < PAIRS_KNOWN) this.pairClasses[32 * charClass(q.charCodeAt(k - 1)) + charClass(code)]! |= 1 << k;
     }
     for (let k = m - 1; k >= 0; k--) this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
   }
@@ -87,6 +95,37 @@ export class FuzzyQuery {
    */
   maxBound(): number {
     return this.m * (SCORE_MATCH + BONUS_NAME + BEST_FIRST);
+  }
+
+  /**
+   * Which of q's pairs (bit k: q[k-1] q[k]) a name's bigram masks may hold: a bucket can be shared
+   * (`id` and `ex` are), so some bits are set that the name lacks.
+   */
+  pairsInMasks(bigramsLow: number, bigramsHigh: number): number {
+    const { m, pairs } = this;
+    let found = 0;
+    for (let k = 1; k < m && k < PAIRS_KNOWN; k++) {
+      const pair = pairs[k]!;
+      if ((pair < 32 ? (bigramsLow >>> pair) & 1 : (bigramsHigh >>> (pair - 32)) & 1) !== 0) found |= 1 << k;
+    }
+    return found;
+  }
+
+  /**
+   * The same read from the name itself, text[from..end): exact for letters and separators (digits
+   * and other characters by class). Costs a pass over the name; spares a candidate whose masks
+   * only seemed to hold a pair the scoring of every alignment.
+   */
+  pairsInText(text: string, from: number, end: number): number {
+    const table = this.pairClasses;
+    let found = 0;
+    let prev = from < end ? charClass(text.charCodeAt(from)) : 0;
+    for (let at = from + 1; at < end; at++) {
+      const cur = charClass(text.charCodeAt(at));
+      found |= table[32 * prev + cur]!;
+      prev = cur;
+    }
+    return found;
   }
 
   /** The first split whose rest could fit in a name with these classes (m: only all of q in the folder). */
@@ -341,12 +380,13 @@ export class FolderCache {
 /**
  * Upper bounds of the name part of each split s (0 <= s < m) into out[s], from the masks of a name
  * (or of all names in a folder, OR-ed): a character scores a word-start bonus only if its class
- * starts a word there, continues a run only if the bigram is there, and cannot match at all if
+ * starts a word there, continues a run only if `pairs` has its pair with the character before it
+ * (see FuzzyQuery.pairsInMasks, pairsInText), and cannot match at all if
  * its class is missing (IMPOSSIBLE). Worked back to front with three running values, by the bonus
  * a run carries into the next character (doubled first character, one word start, none).
  */
-export function nameBounds(fq: FuzzyQuery, starts: number, classes: number, bigramsLow: number, bigramsHigh: number, out: Int32Array): void {
-  const { m, bits, pairs } = fq;
+export function nameBounds(fq: FuzzyQuery, starts: number, classes: number, pairs: number, out: Int32Array): void {
+  const { m, bits } = fq;
   let carryFirst = 0;
   let carryStart = 0;
   let carryNone = 0;
@@ -363,8 +403,7 @@ export function nameBounds(fq: FuzzyQuery, starts: number, classes: number, bigr
     if (k === 0) return;
     // q[k] after q[k-1], whose run carries BEST_FIRST, BEST_START or nothing.
     const afterGap = gain - GAP_START + (wordStart ? BEST_START + carryStart : carryNone);
-    const pair = pairs[k]!;
-    if ((pair < 32 ? (bigramsLow >>> pair) & 1 : (bigramsHigh >>> (pair - 32)) & 1) !== 0) {
+    if (k >= PAIRS_KNOWN || ((pairs >>> k) & 1) !== 0) {
       carryFirst = Math.max(afterGap, gain + BEST_FIRST + carryFirst);
       carryStart = Math.max(afterGap, gain + BEST_START + carryStart);
       carryNone = Math.max(afterGap, gain + (wordStart ? BEST_START : BONUS_CONSECUTIVE) + carryNone);
@@ -376,8 +415,8 @@ export function nameBounds(fq: FuzzyQuery, starts: number, classes: number, bigr
  * nameBounds' out[0] alone (all of q in the name), front to back with the same three running
  * values: the cheap first look every candidate of a keystroke gets.
  */
-export function nameOnlyBound(fq: FuzzyQuery, starts: number, classes: number, bigramsLow: number, bigramsHigh: number): number {
-  const { m, bits, pairs } = fq;
+export function nameOnlyBound(fq: FuzzyQuery, starts: number, classes: number, pairs: number): number {
+  const { m, bits } = fq;
   const gain = SCORE_MATCH + BONUS_NAME;
   const first = bits[0]!;
   if ((classes & first) === 0) return IMPOSSIBLE;
@@ -390,8 +429,7 @@ export function nameOnlyBound(fq: FuzzyQuery, starts: number, classes: number, b
     if ((classes & bit) === 0) return IMPOSSIBLE;
     const wordStart = (starts & bit) !== 0;
     const afterGap = Math.max(runFirst, runStart, runNone) + gain - GAP_START + (wordStart ? BEST_START : 0);
-    const pair = pairs[k]!;
-    if ((pair < 32 ? (bigramsLow >>> pair) & 1 : (bigramsHigh >>> (pair - 32)) & 1) !== 0) {
+    if (k >= PAIRS_KNOWN || ((pairs >>> k) & 1) !== 0) {
       runFirst += gain + BEST_FIRST;
       runStart += gain + BEST_START;
       runNone += gain + (wordStart ? BEST_START : BONUS_CONSECUTIVE);
@@ -548,3 +586,11 @@ export class FuzzyHeap {
     return order.map(([id]) => id);
   }
 }
+
+/**
+ * One object of each kind a keystroke makes and drops, kept for the module's life. V8's optimized
+ * code for the ranking holds these objects' hidden classes weakly: a full GC that finds no object
+ * of a class alive (between keystrokes every one is garbage) drops the class and, with it, all of
+ * that code, so the next keystroke runs unoptimized, three to eight times slower.
+ */
+export const KEPT_SHAPES: readonly object[] = [new FuzzyQuery("ab"), new FolderSplits(1), new NameScratch(1), new FuzzyHeap(1, new Uint16Array(1))];

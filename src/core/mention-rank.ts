@@ -424,13 +424,14 @@ export class MentionIndex {
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
     // A bucket queue by bound, highest first (bounds below 0 share bucket 0; no bound exceeds
-    // maxBound, and one that did would only come out early), first in first out (catalog order,
-    // which wins ties). An entry goes in at its first bound, comes out, gets the tighter one from
-    // its own masks, and goes back in lower if that is lower; it is read only when it comes out at a
-    // bound no entry left can beat.
-    const buckets = fq.maxBound() + 1;
-    const head = new Int32Array(buckets).fill(-1);
-    const last = new Int32Array(buckets);
+    // maxBound, and one that did would only come out early), and inside a bound by name length,
+    // shortest first (see BucketKeys), first in first out (catalog order): the order ties are
+    // decided in. An entry goes in at its first bound, comes out, gets the tighter one from its own
+    // masks, and goes back in lower if that is lower; it is read only when it comes out at a bound
+    // no entry left can beat.
+    const keys = new BucketKeys(fq.maxBound(), this.nameLength);
+    const head = new Int32Array(keys.buckets).fill(-1);
+    const last = new Int32Array(keys.buckets);
     const next = entryOrder;
     const refined = this.entryRefined;
     const enqueue = (n: number, key: number) => {
@@ -451,12 +452,13 @@ export class MentionIndex {
     // order, the per-folder arrays read front to back, rather than each at its first candidate,
     // which at a million entries is a cache miss or more a folder.
     if (count > 4 * folders) for (let d = 0; d < folders; d++) lookAt(d);
-    const top = this.firstBounds(fq, count, lookAt, tail, stride, cap, head, last);
+    const top = this.firstBounds(fq, count, lookAt, tail, stride, cap, head, last, keys);
     for (let t = 0; t < touchedCount; t++) folderSeen[touched[t]!] = 0;
     let fuzzy = 0;
     for (let b = top; b >= 0; b--) {
-      // Everything left is below the worst kept score (bucket 0 holds bounds below 0 too).
-      if (b > 0 && b < heap.floor()) break;
+      // Everything left is below the worst kept score (the lowest bound holds those below 0 too).
+      const bucketBound = keys.boundOf(b);
+      if (bucketBound > 0 && bucketBound < heap.floor()) break;
       while (head[b] !== -1) {
         const n = head[b]!;
         head[b] = next[n]!;
@@ -474,12 +476,13 @@ export class MentionIndex {
             tiers[n] = DROPPED;
             continue;
           }
-          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!) : IMPOSSIBLE;
+          // The name's own pairs: its bigram masks can hold a pair it lacks (a shared bucket).
+          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i)) : IMPOSSIBLE;
           const from = Math.max(1, lo);
           if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + Math.min(from, cap)]!);
           if (precise < entryBound[n]!) {
             entryBound[n] = precise;
-            const key = Math.max(0, precise);
+            const key = keys.of(precise, i);
             if (key < b) {
               enqueue(n, key);
               continue;
@@ -488,7 +491,7 @@ export class MentionIndex {
           if (heap.rejects(i, precise)) continue;
         }
         folderParts(d);
-        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i), bounds);
         const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
         // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
         if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
@@ -503,7 +506,7 @@ export class MentionIndex {
     const order = heap.drain();
     const ranges = order.map((i) => {
       folderParts(this.dirId[i]!);
-      nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+      nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i), bounds);
       this.entryScore(i, fq, splits, bounds, scratch);
       return this.splitRanges(i, fq, this.bestSplit, scratch);
     });
@@ -526,11 +529,11 @@ export class MentionIndex {
    * `lookAt` the first time) the other splits. Returns the highest bucket used. A loop over tens of
    * thousands of candidates a keystroke: every array it reads is a local.
    */
-  private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array): number {
+  private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array, keys: BucketKeys): number {
     const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
     const { entryRefined: refined, entryOrder: next } = this;
     const m = fq.m;
-    const lastBucket = head.length - 1;
+    const { lengths, highestBound } = keys;
     let top = 0;
     for (let n = 0; n < count; n++) {
       if (tiers[n] !== PENDING) continue;
@@ -547,7 +550,7 @@ export class MentionIndex {
         tiers[n] = DROPPED;
         continue;
       }
-      let bound = first === 0 ? nameOnlyBound(fq, wordStartClasses[i]!, classes, nameBigramsLow[i]!, nameBigramsHigh[i]!) : IMPOSSIBLE;
+      let bound = first === 0 ? nameOnlyBound(fq, wordStartClasses[i]!, classes, fq.pairsInMasks(nameBigramsLow[i]!, nameBigramsHigh[i]!)) : IMPOSSIBLE;
       const from = first === 0 ? 1 : first;
       if (from <= consumed) {
         const folderBound = tail[d * stride + (from < cap ? from : cap)]!;
@@ -559,7 +562,8 @@ export class MentionIndex {
       }
       entryBound[n] = bound;
       refined[n] = 0;
-      const key = bound <= 0 ? 0 : bound < lastBucket ? bound : lastBucket;
+      const length = nameLength[i]!;
+      const key = (bound <= 0 ? 0 : bound < highestBound ? bound : highestBound) * lengths + (length < lengths ? lengths - 1 - length : 0);
       next[n] = -1;
       if (head[key] === -1) head[key] = n;
       else next[last[key]!] = n;
@@ -578,7 +582,7 @@ export class MentionIndex {
     this.folderConsumed[d] = splits.consumed;
     // No split leaves a name in this folder more characters than its longest name has.
     if (m - this.dirLongestName[d]! <= splits.consumed) {
-      nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!, bounds);
+      nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, fq.pairsInMasks(this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!), bounds);
       tailBounds(splits, bounds, m, tail, d * stride, cap);
     } else tailBounds(splits, undefined, m, tail, d * stride, cap);
   }
@@ -829,7 +833,7 @@ export class MentionIndex {
     const splits = new FolderSplits(fq.m).compute(fq, this.dirLower[d]!, this.dirOriginal[d]!);
     const bounds = new Int32Array(fq.m);
     const scratch = new NameScratch(fq.m);
-    nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.nameBigramsLow[i]!, this.nameBigramsHigh[i]!, bounds);
+    nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i), bounds);
     const score = this.entryScore(i, fq, splits, bounds, scratch);
     return { score, split: this.bestSplit, fq, scratch };
   }
@@ -936,6 +940,11 @@ export class MentionIndex {
     }
     this.nameMatchCount = matched;
     return tiers;
+  }
+
+  /** Which of q's pairs entry i's name holds (see FuzzyQuery.pairsInText). */
+  private namePairs(fq: FuzzyQuery, i: number): number {
+    return fq.pairsInText(this.names, this.nameOffset[i]!, this.nameEnd(i));
   }
 
   /** Where entry i's name ends in `names`. */
@@ -1051,6 +1060,42 @@ export class MentionIndex {
     return true;
   }
 }
+
+/**
+ * The bucket queue's keys: a bound, then a name length (shorter first), for the order the heap
+ * breaks ties in: once it holds the shortest names of the best bound, every longer one of that
+ * bound is turned away on its bound alone, unread (a query like `idx` has tens of thousands of
+ * `index…` names that score the same). Names longer than the lengths kept share the last slot
+ * (still first in first out); a long query's many bounds get fewer length slots, so the queue
+ * stays small.
+ */
+class BucketKeys {
+  static readonly MOST = 1 << 17;
+  readonly highestBound: number;
+  readonly lengths: number;
+  readonly buckets: number;
+
+  constructor(
+    maxBound: number,
+    private readonly nameLength: Uint16Array,
+  ) {
+    this.highestBound = maxBound;
+    this.lengths = Math.max(1, Math.min(64, Math.floor(BucketKeys.MOST / (maxBound + 1))));
+    this.buckets = (maxBound + 1) * this.lengths;
+  }
+
+  of(bound: number, i: number): number {
+    const length = this.nameLength[i]!;
+    return (bound <= 0 ? 0 : bound < this.highestBound ? bound : this.highestBound) * this.lengths + (length < this.lengths ? this.lengths - 1 - length : 0);
+  }
+
+  boundOf(key: number): number {
+    return Math.floor(key / this.lengths);
+  }
+}
+
+/** Kept for the module's life, as mention-fuzzy's KEPT_SHAPES are (see there). */
+export const KEPT_BUCKET_KEYS = new BucketKeys(1, new Uint16Array(1));
 
 function queryClasses(q: string): number {
   return classMask(q);

@@ -26,20 +26,39 @@ describe("fuzzy scoring parts", () => {
       fc.property(namePart, query, (name, q) => {
         const fq = new FuzzyQuery(q);
         const { starts, classes, low, high } = nameMasks(name);
-        const bounds = new Int32Array(fq.m);
-        nameBounds(fq, starts, classes, low, high, bounds);
-        const scratch = new NameScratch(fq.m);
         const lower = name.toLowerCase();
-        const lo = nameTail(fq, lower, 0, scratch);
-        for (let s = lo; s < fq.m; s++) {
-          const score = nameSplit(fq, lower, name, 0, s, scratch);
-          assert.ok(possible(bounds[s]!) && bounds[s]! >= score, `split ${s}: bound ${bounds[s]} < score ${score}`);
+        // Pairs from the bigram masks (a shared bucket may claim one) and from the name itself.
+        const fromMasks = fq.pairsInMasks(low, high);
+        const fromText = fq.pairsInText(`x\n${lower}\ny`, 2, 2 + lower.length);
+        assert.equal(fromText & ~fromMasks, 0, "the name holds a pair its masks do not");
+        for (const pairs of [fromMasks, fromText]) {
+          const bounds = new Int32Array(fq.m);
+          nameBounds(fq, starts, classes, pairs, bounds);
+          const scratch = new NameScratch(fq.m);
+          const lo = nameTail(fq, lower, 0, scratch);
+          for (let s = lo; s < fq.m; s++) {
+            const score = nameSplit(fq, lower, name, 0, s, scratch);
+            assert.ok(possible(bounds[s]!) && bounds[s]! >= score, `split ${s}: bound ${bounds[s]} < score ${score}`);
+          }
+          // Below the tail nothing fits; the bound may say so (IMPOSSIBLE) or not, never the reverse.
+          assert.equal(nameOnlyBound(fq, starts, classes, pairs), bounds[0]);
         }
-        // Below the tail nothing fits; the bound may say so (IMPOSSIBLE) or not, never the reverse.
-        assert.equal(nameOnlyBound(fq, starts, classes, low, high), bounds[0]);
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("reads a name's own pairs where its bigram masks share a bucket: `idx` in `indexApi`", () => {
+    const fq = new FuzzyQuery("idx");
+    const { starts, classes, low, high } = nameMasks("indexApi");
+    // `id` and `ex` share a bigram bucket: the masks claim `id`, the name has no such pair.
+    assert.equal(fq.pairsInMasks(low, high) & 0b10, 0b10);
+    assert.equal(fq.pairsInText("indexapi", 0, 8), 0);
+    const scratch = new NameScratch(fq.m);
+    nameTail(fq, "indexapi", 0, scratch);
+    const score = nameSplit(fq, "indexapi", "indexApi", 0, 0, scratch);
+    assert.equal(nameOnlyBound(fq, starts, classes, fq.pairsInText("indexapi", 0, 8)), score, "the exact pairs bound this name tightly");
+    assert.ok(nameOnlyBound(fq, starts, classes, fq.pairsInMasks(low, high)) > score);
   });
 
   it("never scores a file above the query's maxBound, which sizes the ranking's bucket queue (property)", () => {
