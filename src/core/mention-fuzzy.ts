@@ -578,12 +578,12 @@ export class FuzzyHeap {
     scores[k] = score;
   }
 
-  /** The kept matches, best first. */
-  drain(): number[] {
+  /** The kept matches and their scores, best first. */
+  drain(): { ids: number[]; scores: number[] } {
     const order = Array.from(this.ids.subarray(0, this.size), (id, k) => [id, this.scores[k]!] as const);
     order.sort((a, b) => (this.worse(a[0], a[1], b[0], b[1]) ? 1 : this.worse(b[0], b[1], a[0], a[1]) ? -1 : 0));
     this.size = 0;
-    return order.map(([id]) => id);
+    return { ids: order.map(([id]) => id), scores: order.map(([, score]) => score) };
   }
 }
 

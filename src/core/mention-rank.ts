@@ -54,9 +54,18 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
 
 /**
  * A keystroke's ranked entries and their tiers; `fuzzyRanges[n]`, where set, the highlight ranges
- * of entry n of a fuzzy match (as highlights() would give them, found while ranking).
+ * of entry n (as highlights() would give them, found while ranking: always for a fuzzy match), and
+ * `fuzzyScores[n]` its score (for a fuzzy match; merging shards orders by it, see mention-shards.ts).
  */
-export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][] };
+export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][]; fuzzyScores?: number[] };
+
+/** What rankFiles needs of an index: one in this thread (MentionIndex) or split across threads. */
+export interface RankingIndex {
+  search(query: string, limit?: number, state?: SearchState): SearchResult;
+  highlights(i: number, query: string, tier: number): [number, number][];
+  /** Releases what the index holds outside this thread (an index replaced by a newer one). */
+  dispose?(): void;
+}
 
 /** What one client typed last and what matched it: the next keystroke that extends it narrows from it. */
 type Occurrences = { query: string; at: Int32Array };
@@ -85,7 +94,7 @@ const TAIL_SPLITS = 16;
  * order; fuzzy matches are read best bound first, and only those that can still make the best
  * `limit` are scored into a bounded heap (see rankFuzzy and mention-fuzzy.ts).
  */
-export class MentionIndex {
+export class MentionIndex implements RankingIndex {
   readonly size: number;
   private readonly paths: string[];
   private readonly lower: string[];
@@ -364,6 +373,7 @@ export class MentionIndex {
     }
     let fuzzy = 0;
     let fuzzyRanges: [number, number][][] | undefined;
+    let fuzzyScores: number[] | undefined;
     if (indices.length < limit && real < count) {
       // Fuzzy matches rank last, best first: a bounded heap keeps the best few.
       const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
@@ -378,16 +388,20 @@ export class MentionIndex {
         tiers[kept++] = tiers[n]!;
       }
       count = kept;
-      if (ranked.order.length > 0) fuzzyRanges = new Array(indices.length);
+      if (ranked.order.length > 0) {
+        fuzzyRanges = new Array(indices.length);
+        fuzzyScores = new Array(indices.length).fill(0);
+      }
       ranked.order.forEach((i, k) => {
         indices.push(i);
         tierOut.push(Tier.Fuzzy);
         fuzzyRanges!.push(ranked.ranges[k]!);
+        fuzzyScores!.push(ranked.scores[k]!);
       });
     }
     state.query = q;
     state.matches = out.slice(0, count);
-    return { indices, tiers: tierOut, total: real + fuzzy, ...(fuzzyRanges && { fuzzyRanges }) };
+    return { indices, tiers: tierOut, total: real + fuzzy, ...(fuzzyRanges && { fuzzyRanges, fuzzyScores }) };
   }
 
   /**
@@ -399,7 +413,7 @@ export class MentionIndex {
    * Tier.Fuzzy. Returns how many matched, and the kept ones best first with their highlights (worked
    * out here, where the keystroke's folder parts are at hand, not again per row).
    */
-  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): { matched: number; order: number[]; ranges: [number, number][][] } {
+  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): { matched: number; order: number[]; scores: number[]; ranges: [number, number][][] } {
     const out = this.scratch;
     const tiers = this.tierBuffer;
     const { folderSeen, folderConsumed } = this;
@@ -503,14 +517,14 @@ export class MentionIndex {
         if (score !== BELOW) heap.offer(i, score);
       }
     }
-    const order = heap.drain();
+    const { ids: order, scores } = heap.drain();
     const ranges = order.map((i) => {
       folderParts(this.dirId[i]!);
       nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i), bounds);
       this.entryScore(i, fq, splits, bounds, scratch);
       return this.splitRanges(i, fq, this.bestSplit, scratch);
     });
-    return { matched: fuzzy, order, ranges };
+    return { matched: fuzzy, order, scores, ranges };
   }
 
   /** The name ranges split s of entry i matches (nothing when all of q is in the folder). */
@@ -818,6 +832,11 @@ export class MentionIndex {
     }
     result.total = named + prefix + substring;
     return result;
+  }
+
+  /** The length of entry i's name as ranked (lower case): fuzzy ties go to the shorter. */
+  nameLengthOf(i: number): number {
+    return this.nameLength[i]!;
   }
 
   /** How well `query` matches entry `i` as a fuzzy subsequence (higher is better), or -Infinity. */

@@ -1,7 +1,7 @@
 // The @ popup's result list (spec rules 2, 8 to 13): files first, then agents, actions, tools, MCP
 // tools and the model, each group in relevance order; caps for the All view and for files.
 import { ALL_VIEW_PER_CATEGORY, FILE_DISPLAY_CAP, MENTION_CATEGORIES, type MentionCategory, type MentionItem, type RankedMention } from "../shared/mentions";
-import { MentionIndex, type SearchState } from "./mention-rank";
+import { MentionIndex, type IndexEntry, type RankingIndex, type SearchState } from "./mention-rank";
 
 export const PROJECT_ROOT_FOLDER = "Project root";
 
@@ -19,22 +19,30 @@ export function fileCatalog(tagged: readonly FileMention[], scanned: readonly st
   return [...tagged, ...scanned.filter((p) => !seen.has(p)).map((path) => ({ path }))];
 }
 
-const fileEntry = (f: FileMention) => ({ path: f.path, nameStart: f.path.lastIndexOf("/") + 1, other: f.tags?.join(" ") });
+const fileEntry = (f: FileMention): IndexEntry => ({ path: f.path, nameStart: f.path.lastIndexOf("/") + 1, other: f.tags?.join(" ") });
+
+/**
+ * Builds a ranking index of `entries`, calling `pause` between slices; `entryAt(i)` gives entry i
+ * again later, so the index need not keep them. One MentionIndex by default; the server splits
+ * big ones across threads (services/ranking-shards.ts).
+ */
+export type IndexBuilder = (entries: readonly IndexEntry[], pause: () => Promise<void>, entryAt: (i: number) => IndexEntry) => Promise<RankingIndex>;
+const oneIndex: IndexBuilder = (entries, pause) => MentionIndex.build(entries, pause);
 
 /** The file side of the popup, indexed once per scan. */
 export class FileMentions {
-  readonly index: MentionIndex;
+  readonly index: RankingIndex;
 
   constructor(
     readonly files: readonly FileMention[],
-    index?: MentionIndex,
+    index?: RankingIndex,
   ) {
     this.index = index ?? new MentionIndex(files.map(fileEntry));
   }
 
-  /** The same, built a slice at a time (see MentionIndex.build). */
-  static async build(files: readonly FileMention[], pause: () => Promise<void>): Promise<FileMentions> {
-    return new FileMentions(files, await MentionIndex.build(files.map(fileEntry), pause));
+  /** The same, built a slice at a time (see MentionIndex.build), by `buildIndex`. */
+  static async build(files: readonly FileMention[], pause: () => Promise<void>, buildIndex: IndexBuilder = oneIndex): Promise<FileMentions> {
+    return new FileMentions(files, await buildIndex(files.map(fileEntry), pause, (i) => fileEntry(files[i]!)));
   }
 
   item(i: number, highlights: [number, number][] = []): RankedMention {

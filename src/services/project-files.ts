@@ -9,6 +9,7 @@ import type { Ignore } from "ignore";
 import type { SearchState } from "../core/mention-rank";
 import { fileCatalog, fileFolder, FileMentions, rankFiles, type FileMention, type MentionQuery } from "../core/mention-search";
 import type { RankedMention } from "../shared/mentions";
+import { buildRankingIndex } from "./ranking-shards";
 import { compareShallowFirst, isListedFile, scanWithinBudget, SKIPPED_DIRS, sortShallowFirst, type ScanBudget } from "./project-scan";
 
 export type WatchEvent = { type: "create" | "update" | "delete"; path: string };
@@ -37,6 +38,11 @@ export type ProjectFilesOptions = {
 };
 
 type IndexRecord = { version: number; tagsKey: string; files: FileMentions; states: Map<string, SearchState> };
+/** A replaced index is released this long after (a search that took it just before still runs on it). */
+const RELEASE_AFTER_MS = 10_000;
+const releaseLater = (record: IndexRecord | undefined) => {
+  if (record?.files.index.dispose) setTimeout(() => record.files.index.dispose!(), RELEASE_AFTER_MS).unref();
+};
 
 export class ProjectFiles {
   paths: string[] = [];
@@ -226,10 +232,17 @@ export class ProjectFiles {
     const building = this.building;
     if (building && building.version === this.version && building.tagsKey === tagsKey) return building.promise;
     const version = this.version;
-    const promise = FileMentions.build(fileCatalog(tags, this.paths), () => yieldToEvents()).then((files) => {
+    // Big catalogs rank on two threads (see ranking-shards.ts).
+    const build = FileMentions.build(fileCatalog(tags, this.paths), () => yieldToEvents(), (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, this.options.log));
+    const promise = build.then((files) => {
       const record = { version, tagsKey, files, states: new Map<string, SearchState>() };
-      // A newer build may have finished first; never swap an older one in over it.
-      if (!this.index || this.index.version <= version) this.index = record;
+      // A newer build may have finished first; never swap an older one in over it (the older one is
+      // released when collected, see ranking-shards.ts).
+      if (this.closed) releaseLater(record);
+      else if (!this.index || this.index.version <= version) {
+        releaseLater(this.index);
+        this.index = record;
+      }
       if (this.building?.promise === promise) this.building = undefined;
       return record;
     });
@@ -283,6 +296,8 @@ export class ProjectFiles {
 
   async close(): Promise<void> {
     this.closed = true;
+    releaseLater(this.index);
+    this.index = undefined;
     // A watcher still making its first walk (minutes at a million files) stops now, not after it.
     this.closing.abort();
     clearTimeout(this.flushTimer);

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { MentionIndex, type IndexEntry, type SearchState } from "../../src/core/mention-rank";
+import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/core/mention-search";
+import { buildRankingIndex, SHARD_MIN_ENTRIES, ShardedIndex, stopRankingHelper } from "../../src/services/ranking-shards";
+import { generatePaths } from "../../bench/path-generator";
+
+// The real helper thread, with a catalog big enough to be split: every keystroke must give what one
+// index in one thread gives, rows, order and highlights.
+const TYPED = ["readme", "userController", "src/util", "idx", "zzqx", "packages/store", "auth", "backend"];
+const keystrokes = TYPED.flatMap((q) => Array.from({ length: q.length }, (_, n) => q.slice(0, n + 1)));
+
+function catalog(): FileMention[] {
+  return fileCatalog([{ path: "docs/auth.md", tags: ["security", "backend"] }], generatePaths(SHARD_MIN_ENTRIES + 10_000, 3));
+}
+
+async function sharded(files: FileMention[], log: string[] = []): Promise<FileMentions> {
+  const built = await FileMentions.build(files, async () => {}, (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, (m) => log.push(m)));
+  assert.ok(built.index instanceof ShardedIndex, "a catalog this big is split");
+  return built;
+}
+
+/** Types every query a keystroke at a time into both, a fresh state per query, and compares. */
+function typeAndCompare(split: FileMentions, whole: FileMentions): void {
+  let [a, b]: SearchState[] = [{}, {}];
+  for (const q of keystrokes) {
+    if (q.length === 1) [a, b] = [{}, {}];
+    assert.deepEqual(rankFiles(split, q, {}, a), rankFiles(whole, q, {}, b), q);
+  }
+}
+
+describe("ranking split across two threads", function () {
+  this.timeout(120_000);
+  const files = catalog();
+  const whole = new FileMentions(files);
+
+  it("ranks as one index does, keystroke by keystroke, tags included", async () => {
+    const split = await sharded(files);
+    typeAndCompare(split, whole);
+    assert.equal(rankFiles(split, "backend", {})[0]?.insertText, "@docs/auth.md");
+    split.index.dispose?.();
+  });
+
+  it("keeps two typists' narrowing apart on both halves", async () => {
+    const split = await sharded(files);
+    const [s1, s2, w1, w2]: SearchState[] = [{}, {}, {}, {}];
+    for (let n = 1; n <= 8; n++) {
+      const q1 = "readme.md".slice(0, n);
+      const q2 = "userCont".slice(0, n);
+      assert.deepEqual(rankFiles(split, q1, {}, s1), rankFiles(whole, q1, {}, w1), q1);
+      assert.deepEqual(rankFiles(split, q2, {}, s2), rankFiles(whole, q2, {}, w2), q2);
+    }
+    split.index.dispose?.();
+  });
+
+  it("goes on in one thread, with the same results, when the helper is lost", async () => {
+    const log: string[] = [];
+    const split = await sharded(files, log);
+    assert.ok(rankFiles(split, "read", {}).length > 0);
+    await stopRankingHelper();
+    typeAndCompare(split, whole);
+    assert.ok(log.some((m) => /ranking in one thread from now on/.test(m)), log.join("\n"));
+    // The next big index starts a new helper.
+    const next = await sharded(files);
+    typeAndCompare(next, whole);
+    next.index.dispose?.();
+  });
+
+  it("releases the helper's half on dispose (a search after it ranks that half here)", async () => {
+    const log: string[] = [];
+    const split = await sharded(files, log);
+    split.index.dispose?.();
+    typeAndCompare(split, whole);
+    assert.ok(log.some((m) => /not held here|was lost/.test(m)), log.join("\n"));
+  });
+
+  it("keeps a small catalog in one index (handing a half over would cost more than it saves)", async () => {
+    const small: IndexEntry[] = generatePaths(1000).map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 }));
+    assert.ok((await buildRankingIndex(small, async () => {}, (i) => small[i]!)) instanceof MentionIndex);
+  });
+});

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { MentionIndex, Tier, type IndexEntry, type SearchState } from "../../../src/core/mention-rank";
+import { assignShards, entryHighlights, folderHash, mergeShards, searchShard } from "../../../src/core/mention-shards";
+
+const entryOf = (path: string, other?: string): IndexEntry => ({ path, nameStart: path.lastIndexOf("/") + 1, ...(other === undefined ? {} : { other }) });
+const pathArb = fc
+  .array(fc.constantFrom("src", "lib", "fooBar", "foo_bar", "a", "b", "x.ts", "Index.md", "bar", "Über", "résumé", "readMe", "idx", "v2", "My File"), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join("/"));
+const entryArb = fc.tuple(pathArb, fc.option(fc.constantFrom("auth backend", "bar tag"), { nil: undefined })).map(([path, other]) => entryOf(path, other));
+const queryArb = fc.stringMatching(/^[a-z_./éü2 ]{1,6}$/);
+
+/** The entries split as the threads split them, each shard its own index. */
+function shardsOf(entries: IndexEntry[], count: number) {
+  const shardOf = assignShards(Int32Array.from(entries, (e) => folderHash(e.path, e.nameStart)), count);
+  return Array.from({ length: count }, (_, s) => {
+    const globals = Int32Array.from(entries.flatMap((_, i) => (shardOf[i] === s ? [i] : [])));
+    return { index: new MentionIndex(Array.from(globals, (i) => entries[i]!)), globals, state: {} as SearchState };
+  });
+}
+
+describe("mention ranking split across shards", () => {
+  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing (property)", () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), (entries, q, limit, count) => {
+        const whole = new MentionIndex(entries);
+        const wholeState: SearchState = {};
+        const shards = shardsOf(entries, count);
+        for (let n = 1; n <= q.length; n++) {
+          const typed = q.slice(0, n);
+          const expected = whole.search(typed, limit, wholeState);
+          const merged = mergeShards(
+            shards.map((s) => searchShard(s.index, s.globals, typed, limit, s.state)),
+            limit,
+          );
+          assert.deepEqual(merged.indices, expected.indices, typed);
+          assert.deepEqual(merged.tiers, expected.tiers, typed);
+          expected.indices.forEach((i, k) => assert.deepEqual(merged.fuzzyRanges![k], expected.fuzzyRanges?.[k] ?? whole.highlights(i, typed, expected.tiers[k]!), `${typed} ${entries[i]!.path}`));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("orders fuzzy ties across shards by shorter name, then catalog order", () => {
+    // `ab` is a fuzzy match of each; the same score, so the shorter name and then the first wins.
+    const entries = ["p/aXb.ts", "q/aXbXX.ts", "r/aYb.ts"].map((p) => entryOf(p));
+    const shards = shardsOf(entries, 2);
+    const merged = mergeShards(
+      shards.map((s) => searchShard(s.index, s.globals, "ab", 10, s.state)),
+      10,
+    );
+    assert.deepEqual(merged.indices, new MentionIndex(entries).search("ab", 10).indices);
+    assert.deepEqual(merged.tiers, [Tier.Fuzzy, Tier.Fuzzy, Tier.Fuzzy]);
+  });
+
+  it("keeps a folder whole and the shards about even", () => {
+    const entries = [...Array.from({ length: 6 }, (_, k) => `big/f${k}.ts`), ...Array.from({ length: 3 }, (_, k) => `mid/f${k}.ts`), ...Array.from({ length: 3 }, (_, k) => `other/f${k}.ts`)].map((p) => entryOf(p));
+    const shardOf = assignShards(Int32Array.from(entries, (e) => folderHash(e.path, e.nameStart)), 2);
+    const folders = new Map<string, Set<number>>();
+    entries.forEach((e, i) => folders.set(e.path.slice(0, e.nameStart), (folders.get(e.path.slice(0, e.nameStart)) ?? new Set()).add(shardOf[i]!)));
+    for (const shards of folders.values()) assert.equal(shards.size, 1);
+    assert.deepEqual([...shardOf].filter((s) => s === 0).length, 6);
+  });
+
+  it("highlights an entry alone as its index does", () => {
+    const entries = ["src/core/mention-rank.ts", "docs/auth.md"].map((p) => entryOf(p));
+    const index = new MentionIndex(entries);
+    assert.deepEqual(entryHighlights(entries[0]!, "mntnrank", Tier.Fuzzy), index.highlights(0, "mntnrank", Tier.Fuzzy));
+    assert.deepEqual(entryHighlights(entries[1]!, "auth", Tier.NamePrefix), [[0, 4]]);
+  });
+});
