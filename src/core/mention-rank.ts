@@ -30,7 +30,28 @@ const BELOW = IMPOSSIBLE + 1;
 const MAX_HEADS = 31;
 
 import { FolderCache, FolderSplits, FuzzyHeap, FuzzyQuery, IMPOSSIBLE, MAX_FUZZY_QUERY, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "./mention-fuzzy";
-import { bigramMask, charClass, classMask, EXACT_CLASSES, wordStartAt } from "./mention-text";
+import { bigramMask, charClass, classMask, EXACT_CLASSES, lowerKeepingLength, wordStartAt } from "./mention-text";
+
+/** What snapshot() moves to another thread: the entries' arrays and strings (see MentionIndex). */
+export type IndexSnapshot = {
+  size: number;
+  firstNameCode: Uint16Array;
+  nameLength: Uint16Array;
+  wordMask: Uint32Array;
+  wordStartClasses: Uint32Array;
+  nameClasses: Uint32Array;
+  anyClasses: Uint32Array;
+  nameBigramsLow: Uint32Array;
+  nameBigramsHigh: Uint32Array;
+  dirId: Int32Array;
+  nameOffset: Int32Array;
+  hasOther: Uint8Array;
+  names: string;
+  namesOriginal: string;
+  other: [number, string][];
+  dirLower: string[];
+  dirOriginal: string[];
+};
 
 export type IndexEntry = {
   /** What is searched as the path; for non-file items, the label itself. */
@@ -83,7 +104,9 @@ const TAIL_SPLITS = 16;
 
 /**
  * The searchable form of a list of entries, built once per scan, so that a keystroke never
- * re-derives anything per entry: lower-cased paths, name offsets, character-class masks of the
+ * re-derives anything per entry: the names joined (lower case and as written: no entry keeps a
+ * string of its own, which at a million paths is most of an index's memory), each folder once, name
+ * offsets, character-class masks of the
  * path, the name and its word starts, a bigram mask of the name, and the folder of each entry
  * (files share folders, so the folder part is searched once per folder and keystroke).
  *
@@ -96,9 +119,6 @@ const TAIL_SPLITS = 16;
  */
 export class MentionIndex implements RankingIndex {
   readonly size: number;
-  private readonly paths: string[];
-  private readonly lower: string[];
-  private readonly nameStart: Int32Array;
   private readonly firstNameCode: Uint16Array;
   private readonly nameLength: Uint16Array;
   /** Bit k set: name position k (k < 32) starts a word. */
@@ -109,10 +129,13 @@ export class MentionIndex implements RankingIndex {
   private readonly anyClasses: Uint32Array;
   private readonly nameBigramsLow: Uint32Array;
   private readonly nameBigramsHigh: Uint32Array;
-  private readonly other: (string | undefined)[];
+  /** Other search text (lower case), for the few entries that have it. */
+  private readonly other: Map<number, string> = new Map();
   private readonly hasOther: Uint8Array;
   /** All lower-cased names in catalog order, joined by newlines, and where each one starts. */
   private names = "";
+  /** The same as written (the same string when no name has a capital). */
+  private namesOriginal = "";
   private readonly nameOffset: Int32Array;
   /** Per keystroke: the name tier of each entry from one sequential scan of `names` (255: none). */
   private readonly nameTierBuffer: Uint8Array;
@@ -171,29 +194,37 @@ export class MentionIndex implements RankingIndex {
   /** The narrowing state of callers that do not keep their own. */
   private readonly sharedState: SearchState = {};
 
-  constructor(entries: readonly IndexEntry[], deferred = false) {
-    const size = (this.size = entries.length);
-    this.paths = new Array(size);
-    this.lower = new Array(size);
-    this.other = new Array(size).fill(undefined);
-    this.nameStart = new Int32Array(size);
-    this.firstNameCode = new Uint16Array(size);
-    this.nameLength = new Uint16Array(size);
-    this.wordMask = new Uint32Array(size);
-    this.wordStartClasses = new Uint32Array(size);
-    this.nameClasses = new Uint32Array(size);
-    this.anyClasses = new Uint32Array(size);
-    this.nameBigramsLow = new Uint32Array(size);
-    this.nameBigramsHigh = new Uint32Array(size);
-    this.dirId = new Int32Array(size);
+  /** An index of `entries`, or one moved here whole from another thread (see snapshot()). */
+  constructor(source: readonly IndexEntry[] | IndexSnapshot, deferred = false) {
+    const snapshot = Array.isArray(source) ? undefined : (source as IndexSnapshot);
+    const size = (this.size = snapshot ? snapshot.size : (source as readonly IndexEntry[]).length);
+    this.firstNameCode = snapshot?.firstNameCode ?? new Uint16Array(size);
+    this.nameLength = snapshot?.nameLength ?? new Uint16Array(size);
+    this.wordMask = snapshot?.wordMask ?? new Uint32Array(size);
+    this.wordStartClasses = snapshot?.wordStartClasses ?? new Uint32Array(size);
+    this.nameClasses = snapshot?.nameClasses ?? new Uint32Array(size);
+    this.anyClasses = snapshot?.anyClasses ?? new Uint32Array(size);
+    this.nameBigramsLow = snapshot?.nameBigramsLow ?? new Uint32Array(size);
+    this.nameBigramsHigh = snapshot?.nameBigramsHigh ?? new Uint32Array(size);
+    this.dirId = snapshot?.dirId ?? new Int32Array(size);
+    this.nameOffset = snapshot?.nameOffset ?? new Int32Array(size);
+    this.hasOther = snapshot?.hasOther ?? new Uint8Array(size);
     this.scratch = new Int32Array(size);
     this.tierBuffer = new Uint8Array(size);
-    this.nameOffset = new Int32Array(size);
-    this.hasOther = new Uint8Array(size);
     this.nameTierBuffer = new Uint8Array(size);
     this.nameMatches = this.scratch;
-    this.entries = entries;
+    if (snapshot) {
+      this.names = snapshot.names;
+      this.namesOriginal = snapshot.namesOriginal;
+      this.other = new Map(snapshot.other);
+      this.dirLower = snapshot.dirLower;
+      this.dirOriginal = snapshot.dirOriginal;
+      this.deriveFolders();
+      return;
+    }
+    this.entries = source as readonly IndexEntry[];
     this.nameParts = new Array(size);
+    this.originalParts = new Array(size);
     if (deferred) return;
     this.fill(0, size);
     this.finish();
@@ -215,21 +246,19 @@ export class MentionIndex implements RankingIndex {
 
   private entries: readonly IndexEntry[] | undefined;
   private nameParts: string[] | undefined;
+  private originalParts: string[] | undefined;
   private nextOffset = 0;
   private readonly dirIds = new Map<string, number>();
 
   private fill(from: number, to: number): void {
     const entries = this.entries!;
     const nameParts = this.nameParts!;
+    const originalParts = this.originalParts!;
     const dirIds = this.dirIds;
     let offset = this.nextOffset;
     for (let i = from; i < to; i++) {
       const { path, nameStart: ns, other } = entries[i]!;
-      const lower = path.toLowerCase();
-      this.paths[i] = path;
-      // Most paths are lower case already: share the string instead of holding a copy.
-      this.lower[i] = lower === path ? path : lower;
-      this.nameStart[i] = ns;
+      const lower = lowerKeepingLength(path);
       this.firstNameCode[i] = lower.charCodeAt(ns) || 0;
       this.nameLength[i] = Math.min(lower.length - ns, 0xffff);
       let positions = 0;
@@ -242,8 +271,8 @@ export class MentionIndex implements RankingIndex {
       this.wordMask[i] = positions >>> 0;
       this.wordStartClasses[i] = starts >>> 0;
       this.nameClasses[i] = classMask(lower, ns);
-      const otherLower = other?.toLowerCase();
-      this.other[i] = otherLower;
+      const otherLower = other === undefined ? undefined : lowerKeepingLength(other);
+      if (otherLower !== undefined) this.other.set(i, otherLower);
       this.hasOther[i] = otherLower === undefined ? 0 : 1;
       this.anyClasses[i] = (classMask(lower) | (otherLower === undefined ? 0 : classMask(otherLower))) >>> 0;
       [this.nameBigramsLow[i], this.nameBigramsHigh[i]] = bigramMask(lower, ns);
@@ -258,6 +287,7 @@ export class MentionIndex implements RankingIndex {
       }
       this.dirId[i] = id;
       nameParts[i] = lower.slice(ns);
+      originalParts[i] = lower === path ? nameParts[i]! : path.slice(ns);
       this.nameOffset[i] = offset;
       offset += lower.length - ns + 1;
     }
@@ -266,9 +296,46 @@ export class MentionIndex implements RankingIndex {
 
   private finish(): void {
     this.names = this.nameParts!.join("\n");
-    this.nameParts = undefined;
+    const namesOriginal = this.originalParts!.join("\n");
+    this.namesOriginal = namesOriginal === this.names ? this.names : namesOriginal;
+    this.nameParts = this.originalParts = undefined;
     this.entries = undefined;
     this.dirIds.clear();
+    this.deriveFolders();
+  }
+
+  /**
+   * What this index is made of, to be moved to another thread (new MentionIndex(snapshot) there):
+   * its arrays go in `transfer` and are gone from here, so this index is not to be used after. A
+   * snapshot holds nothing but the index (no paths, no garbage of its build), and the derived
+   * folder tables are worked out again on arrival.
+   */
+  snapshot(): { snapshot: IndexSnapshot; transfer: ArrayBuffer[] } {
+    const snapshot: IndexSnapshot = {
+      size: this.size,
+      firstNameCode: this.firstNameCode,
+      nameLength: this.nameLength,
+      wordMask: this.wordMask,
+      wordStartClasses: this.wordStartClasses,
+      nameClasses: this.nameClasses,
+      anyClasses: this.anyClasses,
+      nameBigramsLow: this.nameBigramsLow,
+      nameBigramsHigh: this.nameBigramsHigh,
+      dirId: this.dirId,
+      nameOffset: this.nameOffset,
+      hasOther: this.hasOther,
+      names: this.names,
+      namesOriginal: this.namesOriginal,
+      other: [...this.other],
+      dirLower: this.dirLower,
+      dirOriginal: this.dirOriginal,
+    };
+    const arrays = [snapshot.firstNameCode, snapshot.nameLength, snapshot.wordMask, snapshot.wordStartClasses, snapshot.nameClasses, snapshot.anyClasses, snapshot.nameBigramsLow, snapshot.nameBigramsHigh, snapshot.dirId, snapshot.nameOffset, snapshot.hasOther];
+    return { snapshot, transfer: arrays.map((array) => array.buffer as ArrayBuffer) };
+  }
+
+  /** The folder tables derived from the entries' folders (after a build, or a snapshot's arrival). */
+  private deriveFolders(): void {
     this.dirFirst = new Int32Array(this.dirLower.length);
     this.dirsJoined = this.dirLower.join("\n");
     const original = this.dirOriginal.join("\n");
@@ -310,7 +377,7 @@ export class MentionIndex implements RankingIndex {
 
   /** The tier of entry `i` for a query (for tests and one-off checks), or -1. */
   tierOf(i: number, query: string): number {
-    const q = query.toLowerCase();
+    const q = lowerKeepingLength(query);
     this.resetFolderMemo(q);
     const real = this.realTier(i, q, q.includes("/"), queryClasses(q), ...queryBigrams(q));
     if (real !== NO_MATCH) return real;
@@ -325,7 +392,7 @@ export class MentionIndex implements RankingIndex {
    * without one, the index keeps a shared one.
    */
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
-    const q = query.toLowerCase();
+    const q = lowerKeepingLength(query);
     this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
     const out = this.scratch;
@@ -530,8 +597,8 @@ export class MentionIndex implements RankingIndex {
   /** The name ranges split s of entry i matches (nothing when all of q is in the folder). */
   private splitRanges(i: number, fq: FuzzyQuery, split: number, scratch: NameScratch): [number, number][] {
     if (split < 0 || split >= fq.m) return [];
-    const ns = this.nameStart[i]!;
-    nameSplit(fq, this.lower[i]!, this.paths[i]!, ns, split, scratch);
+    const ns = this.nameOffset[i]!;
+    nameSplit(fq, this.names, this.namesOriginal, ns, split, scratch);
     return mergeRanges(Array.from(scratch.positions.subarray(split, fq.m), (p) => p - ns));
   }
 
@@ -642,9 +709,8 @@ export class MentionIndex implements RankingIndex {
    */
   private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch, heap?: FuzzyHeap): number {
     const m = fq.m;
-    const lower = this.lower[i]!;
-    const ns = this.nameStart[i]!;
-    const lo = nameTail(fq, lower, ns, scratch);
+    const ns = this.nameOffset[i]!;
+    const lo = nameTail(fq, this.names, ns, scratch, this.nameEnd(i));
     const hi = Math.min(splits.consumed, m);
     if (lo > hi) return IMPOSSIBLE;
     let best = BELOW;
@@ -656,7 +722,7 @@ export class MentionIndex implements RankingIndex {
       else {
         const bound = splits.bound(s, m, bounds[s]!);
         if (bound <= best || heap?.rejects(i, bound)) continue;
-        const name = nameSplit(fq, lower, this.paths[i]!, ns, s, scratch);
+        const name = nameSplit(fq, this.names, this.namesOriginal, ns, s, scratch);
         total = splits.total(s, m, name, scratch.first);
       }
       if (total > best) {
@@ -690,7 +756,7 @@ export class MentionIndex implements RankingIndex {
         // Across the folder's end only where the folder ends with one of q's heads (few do).
         if (first === -1 && hasSlash && (this.folderEnds(d) !== 0 || this.heads.length === MAX_HEADS)) first = this.folderFirst(i, q, true);
         if (first !== -1) tier = first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
-        else tier = hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : PENDING;
+        else tier = hasOther[i] && this.other.get(i)!.indexOf(q) !== -1 ? Tier.Other : PENDING;
       }
       out[count] = i;
       tiers[count++] = tier;
@@ -847,7 +913,7 @@ export class MentionIndex implements RankingIndex {
 
   /** One entry's fuzzy score, the split it came from and the scratch holding that split's name positions. */
   private scoreOne(i: number, query: string): { score: number; split: number; fq: FuzzyQuery; scratch: NameScratch } {
-    const fq = new FuzzyQuery((query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY) : query).toLowerCase());
+    const fq = new FuzzyQuery(lowerKeepingLength(query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY) : query));
     const d = this.dirId[i]!;
     const splits = new FolderSplits(fq.m).compute(fq, this.dirLower[d]!, this.dirOriginal[d]!);
     const bounds = new Int32Array(fq.m);
@@ -859,19 +925,20 @@ export class MentionIndex implements RankingIndex {
 
   /** [start, end) ranges of the matched characters inside the entry's name. */
   highlights(i: number, query: string, tier: number): [number, number][] {
-    const q = query.toLowerCase();
-    const lower = this.lower[i]!;
-    const ns = this.nameStart[i]!;
+    const q = lowerKeepingLength(query);
+    const name = this.nameText(i);
     if (tier <= Tier.NameSubstring) {
-      let at = lower.indexOf(q, ns);
+      let at = name.indexOf(q);
       if (tier === Tier.NameWordStart) {
-        while (at !== -1 && !(at - ns < 32 ? (this.wordMask[i]! >>> (at - ns)) & 1 : wordStartAt(this.paths[i]!, at))) at = lower.indexOf(q, at + 1);
+        while (at !== -1 && !(at < 32 ? (this.wordMask[i]! >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at))) at = name.indexOf(q, at + 1);
       }
-      return at === -1 ? [] : [[at - ns, at - ns + q.length]];
+      return at === -1 ? [] : [[at, at + q.length]];
     }
     if (tier === Tier.PathPrefix || tier === Tier.PathSubstring) {
       // Highlight the part of the match that falls inside the name, if any.
-      const at = tier === Tier.PathPrefix ? 0 : lower.indexOf(q);
+      const folder = this.dirLower[this.dirId[i]!]!;
+      const ns = folder.length;
+      const at = tier === Tier.PathPrefix ? 0 : (folder + name).indexOf(q);
       const start = Math.max(at, ns);
       const end = at + q.length;
       return end > start ? [[start - ns, end - ns]] : [];
@@ -904,25 +971,23 @@ export class MentionIndex implements RankingIndex {
 
   /** Every tier but fuzzy. */
   private realTier(i: number, q: string, hasSlash: boolean, qClasses: number, bigramsLow: number, bigramsHigh: number): number {
-    const ns = this.nameStart[i]!;
     const inName =
       !hasSlash &&
       (this.nameClasses[i]! & qClasses) === qClasses &&
       (this.nameBigramsLow[i]! & bigramsLow) === bigramsLow &&
       (this.nameBigramsHigh[i]! & bigramsHigh) === bigramsHigh;
-    let at = inName ? this.lower[i]!.indexOf(q, ns) : -1;
+    const name = inName ? this.nameText(i) : "";
+    let at = inName ? name.indexOf(q) : -1;
     if (at === -1) {
       const first = this.folderFirst(i, q, hasSlash);
       if (first !== -1) return first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
-      return this.hasOther[i] && this.other[i]!.indexOf(q) !== -1 ? Tier.Other : NO_MATCH;
+      return this.hasOther[i] && this.other.get(i)!.indexOf(q) !== -1 ? Tier.Other : NO_MATCH;
     }
-    if (at === ns) return this.nameLength[i] === q.length ? Tier.Exact : Tier.NamePrefix;
-    const lower = this.lower[i]!;
+    if (at === 0) return this.nameLength[i] === q.length ? Tier.Exact : Tier.NamePrefix;
     const mask = this.wordMask[i]!;
     while (at !== -1) {
-      const k = at - ns;
-      if (k < 32 ? (mask >>> k) & 1 : wordStartAt(this.paths[i]!, at)) return Tier.NameWordStart;
-      at = lower.indexOf(q, at + 1);
+      if (at < 32 ? (mask >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at)) return Tier.NameWordStart;
+      at = name.indexOf(q, at + 1);
     }
     return Tier.NameSubstring;
   }
@@ -953,7 +1018,7 @@ export class MentionIndex implements RankingIndex {
       if (current <= Tier.NameWordStart) continue;
       let tier: number;
       if (k === 0) tier = this.nameLength[entry] === q.length ? Tier.Exact : Tier.NamePrefix;
-      else if (k < 32 ? (this.wordMask[entry]! >>> k) & 1 : wordStartAt(this.paths[entry]!, this.nameStart[entry]! + k)) tier = Tier.NameWordStart;
+      else if (k < 32 ? (this.wordMask[entry]! >>> k) & 1 : wordStartAt(this.namesOriginal, at)) tier = Tier.NameWordStart;
       else tier = Tier.NameSubstring;
       if (tier < current) tiers[entry] = tier;
     }
@@ -964,6 +1029,11 @@ export class MentionIndex implements RankingIndex {
   /** Which of q's pairs entry i's name holds (see FuzzyQuery.pairsInText). */
   private namePairs(fq: FuzzyQuery, i: number): number {
     return fq.pairsInText(this.names, this.nameOffset[i]!, this.nameEnd(i));
+  }
+
+  /** Entry i's name, lower case (a slice of `names`: read it there where a keystroke reads many). */
+  private nameText(i: number): string {
+    return this.names.slice(this.nameOffset[i]!, this.nameEnd(i));
   }
 
   /** Where entry i's name ends in `names`. */

@@ -7,6 +7,21 @@ export const SEPARATORS = "/_.-: ";
 export const isUpper = (c: string) => c !== c.toLowerCase();
 export const isLowerOrDigit = (c: string) => c !== c.toUpperCase() || (c >= "0" && c <= "9");
 
+/**
+ * Lower case, one code unit for one, so that a position in the text is the same position in its
+ * lower case (`İ` alone lower-cases to two units; such a character is kept as it is).
+ */
+export function lowerKeepingLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let kept = "";
+  for (const c of text) {
+    const l = c.toLowerCase();
+    kept += l.length === c.length ? l : c;
+  }
+  return kept;
+}
+
 /** A word starts at name position k (k > 0) after a separator or at a camelCase hump. */
 export function wordStartAt(original: string, index: number): boolean {
   const prev = original[index - 1]!;

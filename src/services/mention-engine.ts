@@ -97,7 +97,7 @@ export class MentionEngine {
   }
 
   /** What the worker holds (projects, file counts, whether watched and by which process, bodies not yet read), its searches (running, and skipped as superseded or cancelled), its memory and its thread's nice value (Linux). */
-  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean; watcherPid?: number }[]; bodies: number; searches: { inFlight: number; skipped: number }; memory: NodeJS.MemoryUsage; priority?: number }> {
+  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean; watcherPid?: number }[]; bodies: number; searches: { inFlight: number; skipped: number }; memory: NodeJS.MemoryUsage; rankingHelper?: { heapUsed: number; external: number }; priority?: number }> {
     return this.request({ op: "stats" });
   }
 

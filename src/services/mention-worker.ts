@@ -9,6 +9,7 @@ import { lowerHelperThreads, lowerOwnThread, ownThreadId } from "./background-pr
 import { processWatch } from "./file-watcher";
 import { KeystrokeOrder } from "./keystroke-order";
 import { ProjectFiles, type ProjectFilesOptions } from "./project-files";
+import { rankingHelperMemory } from "./ranking-shards";
 
 export type MentionRequest =
   | { id: number; op: "scan"; projectId: string; dir: string }
@@ -90,7 +91,7 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       );
       return { value: null };
     case "stats":
-      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, searches: { inFlight: order.inFlight, skipped: order.skipped }, memory: process.memoryUsage(), priority: ownPriority() } };
+      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, searches: { inFlight: order.inFlight, skipped: order.skipped }, memory: process.memoryUsage(), rankingHelper: await rankingHelperMemory(), priority: ownPriority() } };
   }
 }
 

@@ -1,43 +1,26 @@
 // The ranking's helper thread (see ranking-shards.ts): holds one shard of each big index and ranks
-// it while the thread that asked ranks the other. Builds and disposals come as ordinary messages;
-// a search comes on its own port, and its answer goes back there before the shared counter says it
-// is ready: the asking thread waits on that counter (Atomics.wait), not on its event loop.
+// it while the thread that asked ranks the other. A shard arrives whole, built by the asking thread
+// (see MentionIndex.snapshot), and leaves by a dispose message; a search comes on its own port, and
+// its answer goes back there before the shared counter says it is ready: the asking thread waits
+// on that counter (Atomics.wait), not on its event loop.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { setImmediate as yieldToEvents } from "node:timers/promises";
-import { MentionIndex, type IndexEntry, type SearchState } from "../core/mention-rank";
+import { MentionIndex, type SearchState } from "../core/mention-rank";
 import { searchShard } from "../core/mention-shards";
-import type { ShardBuild, ShardMessage, ShardSearch, ShardSearchReply } from "./ranking-shards";
+import type { ShardLoad, ShardMessage, ShardSearch, ShardSearchReply } from "./ranking-shards";
 
 /** Narrowing states kept per shard (one per typist; the oldest goes first). */
 const STATES_KEPT = 32;
 
 type Shard = { index: MentionIndex; globals: Int32Array; states: Map<number, SearchState> };
 const shards = new Map<number, Shard>();
-/** Shards disposed while still building: dropped when their build ends. */
-const disposed = new Set<number>();
 
 const { searchPort, answered } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer };
 const counter = new Int32Array(answered);
 
-/** The shard's entries from the build message: paths back to back, cut by their lengths. */
-function entriesOf(build: ShardBuild): IndexEntry[] {
-  const entries = new Array<IndexEntry>(build.lengths.length);
-  let at = 0;
-  for (let k = 0; k < entries.length; k++) {
-    const end = at + build.lengths[k]!;
-    entries[k] = { path: build.text.slice(at, end), nameStart: build.nameStarts[k]! };
-    at = end;
-  }
-  for (const [k, other] of build.others) entries[k]!.other = other;
-  return entries;
-}
-
-async function build(message: ShardBuild): Promise<void> {
+function load(message: ShardLoad): void {
   try {
-    const index = await MentionIndex.build(entriesOf(message), () => yieldToEvents());
-    if (disposed.delete(message.shard)) return;
-    shards.set(message.shard, { index, globals: message.globals, states: new Map() });
-    parentPort!.postMessage({ op: "built", shard: message.shard });
+    shards.set(message.shard, { index: new MentionIndex(message.snapshot), globals: message.globals, states: new Map() });
+    parentPort!.postMessage({ op: "loaded", shard: message.shard });
   } catch (error) {
     parentPort!.postMessage({ op: "failed", shard: message.shard, error: error instanceof Error ? error.message : String(error) });
   }
@@ -66,8 +49,8 @@ function search(request: ShardSearch): ShardSearchReply {
 }
 
 parentPort?.on("message", (message: ShardMessage) => {
-  if (message.op === "build") void build(message);
-  else if (!shards.delete(message.shard)) disposed.add(message.shard);
+  if (message.op === "load") load(message);
+  else shards.delete(message.shard);
 });
 
 searchPort.on("message", (request: ShardSearch) => {

@@ -2,12 +2,13 @@
 // one half stays in the thread that searches (the mention worker), the other lives in a helper
 // thread. A keystroke hands its query to the helper, ranks its own half meanwhile, then waits for
 // the helper's half (Atomics.wait on a shared counter, so search stays synchronous) and merges:
-// the same list one index gives, in about half the time. The helper serves every big index of the
+// the same list one index gives, in about half the time. Both halves are built here, and the
+// helper's is moved there whole (MentionIndex.snapshot). The helper serves every big index of the
 // thread that started it; if it dies or stops answering, the indexes it held rebuild their half
 // here and go on in one thread.
 import os from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { MentionIndex, type IndexEntry, type RankingIndex, type SearchResult, type SearchState } from "../core/mention-rank";
+import { MentionIndex, type IndexEntry, type IndexSnapshot, type RankingIndex, type SearchResult, type SearchState } from "../core/mention-rank";
 import { assignShards, entryHighlights, folderHash, mergeShards, searchShard, type ShardResult } from "../core/mention-shards";
 import { bundleEntry } from "./bundle-entry";
 
@@ -18,11 +19,11 @@ const ANSWER_TIMEOUT_MS = 5_000;
 /** Entries hashed between pauses while splitting. */
 const SLICE = 50_000;
 
-export type ShardBuild = { op: "build"; shard: number; text: string; lengths: Int32Array; nameStarts: Int32Array; others: [number, string][]; globals: Int32Array };
-export type ShardMessage = ShardBuild | { op: "dispose"; shard: number };
+export type ShardLoad = { op: "load"; shard: number; snapshot: IndexSnapshot; globals: Int32Array };
+export type ShardMessage = ShardLoad | { op: "dispose"; shard: number };
 export type ShardSearch = { shard: number; seq: number; query: string; limit: number; state: number };
 export type ShardSearchReply = { seq: number; result?: ShardResult; error?: string };
-type HelperReply = { op: "built"; shard: number } | { op: "failed"; shard: number; error: string };
+type HelperReply = { op: "loaded"; shard: number } | { op: "failed"; shard: number; error: string };
 
 /** The helper thread of this thread's big indexes: started on first use, again after it is lost. */
 class Helper {
@@ -43,7 +44,7 @@ class Helper {
     this.worker.on("message", (reply: HelperReply) => {
       const build = this.builds.get(reply.shard);
       this.builds.delete(reply.shard);
-      if (reply.op === "built") build?.resolve();
+      if (reply.op === "loaded") build?.resolve();
       else build?.reject(new Error(reply.error));
     });
     this.worker.on("error", (error) => this.lose(`the ranking helper failed: ${error.message}`));
@@ -59,12 +60,13 @@ class Helper {
     void this.worker.terminate();
   }
 
-  build(message: Omit<ShardBuild, "op" | "shard">): { shard: number; built: Promise<void> } {
+  /** Moves an index built here to the helper (its arrays go with it); resolves once it is held there. */
+  load(index: MentionIndex, globals: Int32Array): { shard: number; loaded: Promise<void> } {
     const shard = this.nextShard++;
-    const built = new Promise<void>((resolve, reject) => this.builds.set(shard, { resolve, reject }));
-    const moved = [message.lengths, message.nameStarts, message.globals].map((array) => array.buffer as ArrayBuffer);
-    this.worker.postMessage({ op: "build", shard, ...message } satisfies ShardBuild, moved);
-    return { shard, built };
+    const loaded = new Promise<void>((resolve, reject) => this.builds.set(shard, { resolve, reject }));
+    const { snapshot, transfer } = index.snapshot();
+    this.worker.postMessage({ op: "load", shard, snapshot, globals } satisfies ShardLoad, [...transfer, globals.buffer as ArrayBuffer]);
+    return { shard, loaded };
   }
 
   dispose(shard: number): void {
@@ -99,6 +101,13 @@ let helper: Helper | undefined;
 function currentHelper(log: (message: string) => void): Helper {
   if (!helper || helper.lost) helper = new Helper(log);
   return helper;
+}
+
+/** The helper's heap in use and its memory outside the heap (its halves' arrays), in bytes; undefined without one. */
+export async function rankingHelperMemory(): Promise<{ heapUsed: number; external: number } | undefined> {
+  if (!helper || helper.lost) return undefined;
+  const stats = await helper.worker.getHeapStatistics();
+  return { heapUsed: stats.used_heap_size, external: stats.external_memory };
 }
 
 /** Stops this thread's helper as a crash would (tests): its indexes rank their halves here from then on. */
@@ -183,8 +192,8 @@ export class ShardedIndex implements RankingIndex {
 
 /**
  * The index for a catalog: in two halves (see ShardedIndex) when it is big and the machine has a
- * second core, else one MentionIndex. Built a slice at a time, calling `pause` between slices, the
- * helper building its half at the same time. `entryAt(i)` gives entry i again later (highlights,
+ * second core, else one MentionIndex. Both halves are built here a slice at a time, calling `pause`
+ * between slices, and one is moved to the helper. `entryAt(i)` gives entry i again later (highlights,
  * a half taken over), so the index keeps no second copy of the entries.
  */
 export async function buildRankingIndex(
@@ -206,21 +215,16 @@ export async function buildRankingIndex(
     return Int32Array.from(globals);
   };
   const [mineGlobals, theirGlobals] = [globalsOf(0), globalsOf(1)];
-  const theirEntries = Array.from(theirGlobals, (i) => entries[i]!);
-  const others: [number, string][] = [];
-  theirEntries.forEach((e, k) => e.other !== undefined && others.push([k, e.other]));
-  const helper = currentHelper(log);
-  const remote = helper.build({
-    text: theirEntries.map((e) => e.path).join(""),
-    lengths: Int32Array.from(theirEntries, (e) => e.path.length),
-    nameStarts: Int32Array.from(theirEntries, (e) => e.nameStart),
-    others,
-    // A copy: the one sent is moved to the helper.
-    globals: theirGlobals.slice(),
-  });
   const mine = await MentionIndex.build(Array.from(mineGlobals, (i) => entries[i]!), pause);
+  // The helper's half is built here too and moved there whole: the helper then holds the index and
+  // nothing else, where building it there would leave it the build's garbage (hundreds of MB at a
+  // million paths, which its heap keeps until it feels the need to collect).
+  const theirs = await MentionIndex.build(Array.from(theirGlobals, (i) => entries[i]!), pause);
+  const helper = currentHelper(log);
+  // A copy of the catalog indices: the one sent is moved to the helper.
+  const remote = helper.load(theirs, theirGlobals.slice());
   try {
-    await remote.built;
+    await remote.loaded;
   } catch (error) {
     log(`ranking in one thread: ${error instanceof Error ? error.message : String(error)}`);
     return MentionIndex.build(entries, pause);

@@ -84,6 +84,9 @@ describe("mentions off the main thread", () => {
         }
       }
       assert.ok(worst < 100, `the health route took ${worst.toFixed(0)} ms`);
+      // An index this big ranks on two threads: the worker's helper holds half of it.
+      const helper = (await s.runtime.mentionEngine.stats()).rankingHelper;
+      assert.ok(helper && helper.external > 60_000 * 8, `the ranking helper holds half the index: ${JSON.stringify(helper)}`);
     } finally {
       // Stop watching before the tree goes (60k deletions are not this test's business).
       await s.runtime.mentionEngine.close();

@@ -242,6 +242,14 @@ describe("fuzzy match quality", () => {
     assert.deepEqual(ranked(paths, "qc"), ["zz/xqcurrentxq.md", "src/quickCurrent.ts"]);
   });
 
+  it("keeps a name's positions where lower case would lengthen it (`İ`): highlights land on the typed characters", () => {
+    const i = index(["x/İstanbulMap.ts", "y/KİTAP.md"]);
+    assert.deepEqual(i.highlights(0, "stan", i.tierOf(0, "stan")), [[1, 5]]);
+    assert.equal(i.tierOf(0, "map"), Tier.NameWordStart);
+    assert.deepEqual(i.highlights(0, "map", Tier.NameWordStart), [[8, 11]]);
+    assert.deepEqual(i.highlights(1, "tap", i.tierOf(1, "tap")), [[2, 5]]);
+  });
+
   it("highlights the characters the score counted", () => {
     const i = index(["src/core/mention-rank.ts"]);
     assert.deepEqual(i.highlights(0, "mntnrank", Tier.Fuzzy), [[0, 1], [2, 4], [6, 7], [8, 12]]);

@@ -70,3 +70,22 @@ describe("mention ranking split across shards", () => {
     assert.deepEqual(entryHighlights(entries[1]!, "auth", Tier.NamePrefix), [[0, 4]]);
   });
 });
+
+describe("an index moved to another thread", () => {
+  it("ranks as it did, once its snapshot has been structured-cloned with its arrays transferred (property)", () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), (entries, q, limit) => {
+        const { snapshot, transfer } = new MentionIndex(entries).snapshot();
+        const moved = new MentionIndex(structuredClone(snapshot, { transfer }));
+        assert.equal(transfer.every((buffer) => buffer.byteLength === 0), true, "the arrays left with the snapshot");
+        const fresh = new MentionIndex(entries);
+        const [a, b]: SearchState[] = [{}, {}];
+        for (let n = 1; n <= q.length; n++) {
+          const typed = q.slice(0, n);
+          assert.deepEqual(moved.search(typed, limit, a), fresh.search(typed, limit, b), typed);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
