@@ -80,6 +80,13 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
  */
 export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][]; fuzzyScores?: number[] };
 
+/**
+ * For one part of an index split across threads (see mention-shards.ts): given how many name
+ * matches this part found, whether all parts' name matches together fill the list, so that this
+ * part answers with its name matches alone, as a whole index would.
+ */
+export type NamesTogether = (named: number) => boolean;
+
 /** What rankFiles needs of an index: one in this thread (MentionIndex) or split across threads. */
 export interface RankingIndex {
   search(query: string, limit?: number, state?: SearchState): SearchResult;
@@ -391,7 +398,7 @@ export class MentionIndex implements RankingIndex {
    * when the real tiers left room. `state` is the caller's narrowing state (see SearchState);
    * without one, the index keeps a shared one.
    */
-  search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
+  search(query: string, limit = Infinity, state: SearchState = this.sharedState, namesTogether?: NamesTogether): SearchResult {
     const q = lowerKeepingLength(query);
     this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
@@ -408,8 +415,11 @@ export class MentionIndex implements RankingIndex {
     // When names alone fill the list, no other tier can reach it: answer without looking at each
     // candidate. The narrowing state stays as it was (still a superset of this query's matches).
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
+    // Part of a split index: its other parts' name matches may fill the list with these (a name
+    // count not worked out here is told as none, which decides nothing).
+    const fillTogether = namesTogether?.(oneChar || nameTiers ? named : 0) ?? false;
     this.warmFolders(q, state, from);
-    if (named >= limit) {
+    if (named >= limit || fillTogether) {
       state.query = q;
       state.matches = from;
       return this.fromNameMatches(named, limit);

@@ -6,7 +6,7 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { MentionIndex, type SearchState } from "../core/mention-rank";
 import { searchShard } from "../core/mention-shards";
-import type { ShardLoad, ShardMessage, ShardSearch, ShardSearchReply } from "./ranking-shards";
+import { ASKER_NAMES, HELPER_NAMES, namesTogether, type ShardLoad, type ShardMessage, type ShardSearch, type ShardSearchReply } from "./ranking-shards";
 
 /** Narrowing states kept per shard (one per typist; the oldest goes first). */
 const STATES_KEPT = 32;
@@ -14,8 +14,9 @@ const STATES_KEPT = 32;
 type Shard = { index: MentionIndex; globals: Int32Array; states: Map<number, SearchState> };
 const shards = new Map<number, Shard>();
 
-const { searchPort, answered } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer };
+const { searchPort, answered, names } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer; names: SharedArrayBuffer };
 const counter = new Int32Array(answered);
+const nameCounts = new Int32Array(names);
 
 function load(message: ShardLoad): void {
   try {
@@ -42,7 +43,8 @@ function search(request: ShardSearch): ShardSearchReply {
   const shard = shards.get(request.shard);
   if (!shard) return { seq: request.seq, error: "this shard is not held here" };
   try {
-    return { seq: request.seq, result: searchShard(shard.index, shard.globals, request.query, request.limit, stateOf(shard, request.state)) };
+    const together = (named: number) => namesTogether(nameCounts, HELPER_NAMES, ASKER_NAMES, request.seq, named, request.limit);
+    return { seq: request.seq, result: searchShard(shard.index, shard.globals, request.query, request.limit, stateOf(shard, request.state), together) };
   } catch (error) {
     return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
   }

@@ -18,6 +18,33 @@ export const SHARD_MIN_ENTRIES = 20_000;
 const ANSWER_TIMEOUT_MS = 5_000;
 /** Entries hashed between pauses while splitting. */
 const SLICE = 50_000;
+/** How long one half waits for the other's name count (see namesTogether). */
+const NAMES_WAIT_MS = 3;
+/** Slots of the shared name counts: this thread's search number and count, then the helper's. */
+export const ASKER_NAMES = 0;
+export const HELPER_NAMES = 2;
+
+/**
+ * One half's side of telling the other how many name matches it found for search `seq` (into its
+ * slots of `slots`, see ASKER_NAMES), and, when that could matter, hearing the other's: whether the
+ * two together fill `limit` (each half then answers with its own alone, see MentionIndex.search).
+ * A half far short of its share does not wait (the other will not make up the rest); an answer that
+ * does not come within NAMES_WAIT_MS counts as not enough, which is only slower, never wrong.
+ */
+export function namesTogether(slots: Int32Array, mine: number, theirs: number, seq: number, named: number, limit: number): boolean {
+  Atomics.store(slots, mine + 1, named);
+  Atomics.store(slots, mine, seq);
+  Atomics.notify(slots, mine);
+  if (named >= limit) return true;
+  if (named * 4 < limit) return false;
+  const deadline = performance.now() + NAMES_WAIT_MS;
+  for (let seen = Atomics.load(slots, theirs); seen !== seq; seen = Atomics.load(slots, theirs)) {
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(slots, theirs, seen, left);
+  }
+  return named + Atomics.load(slots, theirs + 1) >= limit;
+}
 
 export type ShardLoad = { op: "load"; shard: number; snapshot: IndexSnapshot; globals: Int32Array };
 export type ShardMessage = ShardLoad | { op: "dispose"; shard: number };
@@ -30,6 +57,8 @@ class Helper {
   readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly counter = new Int32Array(new SharedArrayBuffer(4));
+  /** Each side's name count for the current search (see namesTogether). */
+  readonly names = new Int32Array(new SharedArrayBuffer(16));
   private readonly builds = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private nextShard = 1;
   private nextSeq = 1;
@@ -39,7 +68,7 @@ class Helper {
     const { file, execArgv } = bundleEntry("ranking-shard-worker");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer }, transferList: [port2] });
+    this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer, names: this.names.buffer }, transferList: [port2] });
     this.worker.unref();
     this.worker.on("message", (reply: HelperReply) => {
       const build = this.builds.get(reply.shard);
@@ -147,7 +176,8 @@ export class ShardedIndex implements RankingIndex {
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const remote = this.remote;
     const seq = remote && !remote.helper.lost ? remote.helper.ask({ shard: remote.shard, query, limit, state: this.stateId(state) }) : undefined;
-    const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state);
+    const together = seq === undefined ? undefined : (named: number) => namesTogether(remote!.helper.names, ASKER_NAMES, HELPER_NAMES, seq, named, limit);
+    const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state, together);
     let reply = seq === undefined ? undefined : remote!.helper.answer(seq);
     if (!reply?.result) {
       this.takeOver(reply?.error ?? "the ranking helper was lost");

@@ -6,11 +6,14 @@ import { generatePaths } from "../../bench/path-generator";
 
 // The real helper thread, with a catalog big enough to be split: every keystroke must give what one
 // index in one thread gives, rows, order and highlights.
-const TYPED = ["readme", "userController", "src/util", "idx", "zzqx", "packages/store", "auth", "backend"];
+const TYPED = ["readme", "userController", "src/util", "idx", "zzqx", "packages/store", "auth", "backend", "alpha"];
 const keystrokes = TYPED.flatMap((q) => Array.from({ length: q.length }, (_, n) => q.slice(0, n + 1)));
 
 function catalog(): FileMention[] {
-  return fileCatalog([{ path: "docs/auth.md", tags: ["security", "backend"] }], generatePaths(SHARD_MIN_ENTRIES + 10_000, 3));
+  // 300 `alpha…` names over 97 folders: about half in each half, so only together do they fill the
+  // list of 200 (each half then answers with its names alone, see namesTogether).
+  const spread = Array.from({ length: 300 }, (_, k) => `spread/f${k % 97}/alpha${k}.ts`);
+  return fileCatalog([{ path: "docs/auth.md", tags: ["security", "backend"] }], [...generatePaths(SHARD_MIN_ENTRIES + 10_000, 3), ...spread]);
 }
 
 async function sharded(files: FileMention[], log: string[] = []): Promise<FileMentions> {

@@ -20,17 +20,25 @@ function shardsOf(entries: IndexEntry[], count: number) {
 }
 
 describe("mention ranking split across shards", () => {
-  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing (property)", () => {
+  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their name counts or not (property)", () => {
     fc.assert(
-      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), (entries, q, limit, count) => {
+      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.boolean(), (entries, q, limit, count, tell) => {
         const whole = new MentionIndex(entries);
         const wholeState: SearchState = {};
         const shards = shardsOf(entries, count);
         for (let n = 1; n <= q.length; n++) {
           const typed = q.slice(0, n);
           const expected = whole.search(typed, limit, wholeState);
+          // What each shard's name count is this keystroke (a dry run on a copy of its state), as the
+          // threads tell each other (see ranking-shards.ts).
+          const named = shards.map((s) => {
+            let found = 0;
+            s.index.search(typed, limit, structuredClone(s.state), (c) => ((found = c), false));
+            return found;
+          });
+          const together = (k: number) => (c: number) => c + named.reduce((sum, other, j) => (j === k ? sum : sum + other), 0) >= limit;
           const merged = mergeShards(
-            shards.map((s) => searchShard(s.index, s.globals, typed, limit, s.state)),
+            shards.map((s, k) => searchShard(s.index, s.globals, typed, limit, s.state, tell ? together(k) : undefined)),
             limit,
           );
           assert.deepEqual(merged.indices, expected.indices, typed);
