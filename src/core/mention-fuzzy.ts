@@ -64,6 +64,8 @@ export class FuzzyQuery {
   readonly pairs: Int32Array;
   /** suffix[k]: the classes of q[k..m) (suffix[m] is 0). */
   readonly suffix: Int32Array;
+  /** suffixTwice[k]: the classes that occur twice or more in q[k..m) (see twiceClassMask). */
+  readonly suffixTwice: Int32Array;
   /** exact[k]: q[k]'s class holds that one character only (a to z, / _ . -). */
   readonly exact: Uint8Array;
   /**
@@ -78,6 +80,7 @@ export class FuzzyQuery {
     this.bits = new Int32Array(m);
     this.pairs = new Int32Array(m);
     this.suffix = new Int32Array(m + 1);
+    this.suffixTwice = new Int32Array(m + 1);
     this.exact = new Uint8Array(m);
     for (let k = 0; k < m; k++) {
       const code = q.charCodeAt(k);
@@ -87,7 +90,10 @@ export class FuzzyQuery {
       if (k > 0) this.pairs[k] = bigramBucket(q.charCodeAt(k - 1), code);
       if (k > 0 && k < PAIRS_KNOWN) this.pairClasses[32 * charClass(q.charCodeAt(k - 1)) + charClass(code)]! |= 1 << k;
     }
-    for (let k = m - 1; k >= 0; k--) this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
+    for (let k = m - 1; k >= 0; k--) {
+      this.suffix[k] = this.suffix[k + 1]! | this.bits[k]!;
+      this.suffixTwice[k] = this.suffixTwice[k + 1]! | (this.suffix[k + 1]! & this.bits[k]!);
+    }
   }
 
   /**
@@ -129,10 +135,13 @@ export class FuzzyQuery {
     return found;
   }
 
-  /** The first split whose rest could fit in a name with these classes (m: only all of q in the folder). */
-  firstSplit(classes: number): number {
+  /**
+   * The first split whose rest could fit in a name with these classes, `twice` those it has twice
+   * or more (m: only all of q in the folder). `readme` needs a name with two e's.
+   */
+  firstSplit(classes: number, twice = -1): number {
     let s = 0;
-    while ((this.suffix[s]! & ~classes) !== 0) s++;
+    while ((this.suffix[s]! & ~classes) !== 0 || (this.suffixTwice[s]! & ~twice) !== 0) s++;
     return s;
   }
 }

@@ -30,7 +30,7 @@ const BELOW = IMPOSSIBLE + 1;
 const MAX_HEADS = 31;
 
 import { FolderCache, FolderSplits, FuzzyHeap, FuzzyQuery, IMPOSSIBLE, MAX_FUZZY_QUERY, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "./mention-fuzzy";
-import { bigramMask, charClass, classMask, EXACT_CLASSES, lowerKeepingLength, wordStartAt } from "./mention-text";
+import { bigramMask, charClass, classMask, EXACT_CLASSES, lowerKeepingLength, twiceClassMask, wordStartAt } from "./mention-text";
 
 /** What snapshot() moves to another thread: the entries' arrays and strings (see MentionIndex). */
 export type IndexSnapshot = {
@@ -40,6 +40,7 @@ export type IndexSnapshot = {
   wordMask: Uint32Array;
   wordStartClasses: Uint32Array;
   nameClasses: Uint32Array;
+  nameTwice: Uint32Array;
   anyClasses: Uint32Array;
   nameBigramsLow: Uint32Array;
   nameBigramsHigh: Uint32Array;
@@ -80,12 +81,21 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
  */
 export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][]; fuzzyScores?: number[] };
 
+/** The stages at which the parts of a split index compare counts (see PartsTogether). */
+export const enum Stage {
+  /** Name matches. */
+  Names = 0,
+  /** Name and path matches. */
+  Paths = 1,
+}
+
 /**
- * For one part of an index split across threads (see mention-shards.ts): given how many name
- * matches this part found, whether all parts' name matches together fill the list, so that this
- * part answers with its name matches alone, as a whole index would.
+ * For one part of an index split across threads (see mention-shards.ts): given how many matches
+ * this part found at a stage, whether all parts' together fill the list, so that this part answers
+ * with those alone, as a whole index would. A part tells each stage once per search, a count it has
+ * at least (a stage it never works out, the count of the one before); `decide` false: only tell.
  */
-export type NamesTogether = (named: number) => boolean;
+export type PartsTogether = (stage: Stage, count: number, decide?: boolean) => boolean;
 
 /** What rankFiles needs of an index: one in this thread (MentionIndex) or split across threads. */
 export interface RankingIndex {
@@ -132,6 +142,8 @@ export class MentionIndex implements RankingIndex {
   private readonly wordMask: Uint32Array;
   private readonly wordStartClasses: Uint32Array;
   private readonly nameClasses: Uint32Array;
+  /** The classes the name holds twice or more (a query with two e's needs a name with two). */
+  private readonly nameTwice: Uint32Array;
   /** Classes in the path and the other text: every tier needs all of the query's. */
   private readonly anyClasses: Uint32Array;
   private readonly nameBigramsLow: Uint32Array;
@@ -210,6 +222,7 @@ export class MentionIndex implements RankingIndex {
     this.wordMask = snapshot?.wordMask ?? new Uint32Array(size);
     this.wordStartClasses = snapshot?.wordStartClasses ?? new Uint32Array(size);
     this.nameClasses = snapshot?.nameClasses ?? new Uint32Array(size);
+    this.nameTwice = snapshot?.nameTwice ?? new Uint32Array(size);
     this.anyClasses = snapshot?.anyClasses ?? new Uint32Array(size);
     this.nameBigramsLow = snapshot?.nameBigramsLow ?? new Uint32Array(size);
     this.nameBigramsHigh = snapshot?.nameBigramsHigh ?? new Uint32Array(size);
@@ -278,6 +291,7 @@ export class MentionIndex implements RankingIndex {
       this.wordMask[i] = positions >>> 0;
       this.wordStartClasses[i] = starts >>> 0;
       this.nameClasses[i] = classMask(lower, ns);
+      this.nameTwice[i] = twiceClassMask(lower, ns);
       const otherLower = other === undefined ? undefined : lowerKeepingLength(other);
       if (otherLower !== undefined) this.other.set(i, otherLower);
       this.hasOther[i] = otherLower === undefined ? 0 : 1;
@@ -325,6 +339,7 @@ export class MentionIndex implements RankingIndex {
       wordMask: this.wordMask,
       wordStartClasses: this.wordStartClasses,
       nameClasses: this.nameClasses,
+      nameTwice: this.nameTwice,
       anyClasses: this.anyClasses,
       nameBigramsLow: this.nameBigramsLow,
       nameBigramsHigh: this.nameBigramsHigh,
@@ -337,7 +352,7 @@ export class MentionIndex implements RankingIndex {
       dirLower: this.dirLower,
       dirOriginal: this.dirOriginal,
     };
-    const arrays = [snapshot.firstNameCode, snapshot.nameLength, snapshot.wordMask, snapshot.wordStartClasses, snapshot.nameClasses, snapshot.anyClasses, snapshot.nameBigramsLow, snapshot.nameBigramsHigh, snapshot.dirId, snapshot.nameOffset, snapshot.hasOther];
+    const arrays = [snapshot.firstNameCode, snapshot.nameLength, snapshot.wordMask, snapshot.wordStartClasses, snapshot.nameClasses, snapshot.nameTwice, snapshot.anyClasses, snapshot.nameBigramsLow, snapshot.nameBigramsHigh, snapshot.dirId, snapshot.nameOffset, snapshot.hasOther];
     return { snapshot, transfer: arrays.map((array) => array.buffer as ArrayBuffer) };
   }
 
@@ -398,7 +413,7 @@ export class MentionIndex implements RankingIndex {
    * when the real tiers left room. `state` is the caller's narrowing state (see SearchState);
    * without one, the index keeps a shared one.
    */
-  search(query: string, limit = Infinity, state: SearchState = this.sharedState, namesTogether?: NamesTogether): SearchResult {
+  search(query: string, limit = Infinity, state: SearchState = this.sharedState, together?: PartsTogether): SearchResult {
     const q = lowerKeepingLength(query);
     this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
@@ -417,16 +432,18 @@ export class MentionIndex implements RankingIndex {
     const named = oneChar ? this.firstCharMatches(code, from) : nameTiers ? this.nameMatchCount : 0;
     // Part of a split index: its other parts' name matches may fill the list with these (a name
     // count not worked out here is told as none, which decides nothing).
-    const fillTogether = namesTogether?.(oneChar || nameTiers ? named : 0) ?? false;
+    const namesKnown = oneChar || nameTiers ? named : 0;
+    const namesFill = together?.(Stage.Names, namesKnown) ?? false;
     this.warmFolders(q, state, from);
-    if (named >= limit || fillTogether) {
+    if (named >= limit || namesFill) {
+      together?.(Stage.Paths, namesKnown, false);
       state.query = q;
       state.matches = from;
       return this.fromNameMatches(named, limit);
     }
     if (scan) this.scanFolders(q, state);
     // When the name and path tiers fill the list, they are counted per folder: no candidate is read.
-    const byFolder = nameTiers && this.fromPathMatches(q, named, limit, hasSlash);
+    const byFolder = nameTiers ? this.fromPathMatches(q, named, limit, hasSlash, together) : void together?.(Stage.Paths, namesKnown, false);
     if (byFolder) {
       state.query = q;
       state.matches = from;
@@ -621,7 +638,7 @@ export class MentionIndex implements RankingIndex {
    * thousands of candidates a keystroke: every array it reads is a local.
    */
   private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array, keys: BucketKeys): number {
-    const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
+    const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameTwice, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
     const { entryRefined: refined, entryOrder: next } = this;
     const m = fq.m;
     const { lengths, highestBound } = keys;
@@ -631,11 +648,12 @@ export class MentionIndex implements RankingIndex {
       const i = out[n]!;
       const d = dirId[i]!;
       if (folderSeen[d] === 0) lookAt(d);
-      // Splits before `first` leave the name a class it lacks, or more characters than it has (a
+      // Splits before `first` leave the name a class it lacks (or holds once where the rest has it
+      // twice: `zz` is not in a name with one z), or more characters than it has (a
       // long query of one letter must not cost a full bound per file); past the folder's reach,
       // nothing fits.
       const classes = nameClasses[i]!;
-      const first = Math.max(fq.firstSplit(classes), m - nameLength[i]!);
+      const first = Math.max(fq.firstSplit(classes, nameTwice[i]!), m - nameLength[i]!);
       const consumed = folderConsumed[d]!;
       if (first > consumed) {
         tiers[n] = DROPPED;
@@ -846,8 +864,8 @@ export class MentionIndex implements RankingIndex {
    * catalog order of each path tier are taken from the folders' lists or by walking the catalog,
    * whichever reads fewer entries: at a million paths, `src/u` no longer reads each candidate.
    */
-  private fromPathMatches(q: string, named: number, limit: number, hasSlash: boolean): SearchResult | undefined {
-    if (hasSlash && this.heads.length === MAX_HEADS) return undefined;
+  private fromPathMatches(q: string, named: number, limit: number, hasSlash: boolean, together?: PartsTogether): SearchResult | undefined {
+    if (hasSlash && this.heads.length === MAX_HEADS) return void together?.(Stage.Paths, named, false);
     const folders = this.dirLower.length;
     const { dirFirst, dirEntryStart, dirEntries } = this;
     const nameTiers = this.nameTierBuffer;
@@ -877,7 +895,10 @@ export class MentionIndex implements RankingIndex {
       if (at === 0) prefix--;
       else if (at > 0) substring--;
     }
-    if (named + prefix + substring < limit) return undefined;
+    // A split index's other parts may fill the list with these (see PartsTogether); told either way.
+    const found = named + prefix + substring;
+    const fill = found >= limit ? (together?.(Stage.Paths, found, false), true) : (together?.(Stage.Paths, found) ?? false);
+    if (!fill) return undefined;
     const result = this.fromNameMatches(named, named);
     const pathTier = (i: number) => {
       if (nameTiers[i] !== NONE) return NONE;

@@ -5,7 +5,7 @@
 // FuzzyHeap). Each shard's list is its best `limit` in that order, so the best `limit` of all of
 // them together are among them. Shards take whole folders: the fuzzy tier works each folder out
 // once per keystroke, and a folder split in two would be worked out twice.
-import { MentionIndex, Tier, type IndexEntry, type NamesTogether, type SearchResult, type SearchState } from "./mention-rank";
+import { MentionIndex, Tier, type IndexEntry, type PartsTogether, type SearchResult, type SearchState } from "./mention-rank";
 
 /** One shard's answer, in catalog indices, with what the merge orders by and every row's highlights. */
 export type ShardResult = {
@@ -46,11 +46,11 @@ export function assignShards(folderOf: Int32Array, shards: number): Uint8Array {
 
 /**
  * A shard's search: `globals[i]` is the catalog index of its entry i (ascending). When the shards'
- * name matches together fill the list (`namesTogether`, see MentionIndex.search), each answers with
- * its own alone: those are the list, and nothing else needs looking at.
+ * name matches, or name and path matches, together fill the list (`together`, see PartsTogether),
+ * each answers with its own of those alone: they are the list, and nothing else needs looking at.
  */
-export function searchShard(index: MentionIndex, globals: Int32Array, query: string, limit: number, state?: SearchState, namesTogether?: NamesTogether): ShardResult {
-  const { indices, tiers, total, fuzzyRanges, fuzzyScores } = index.search(query, limit, state, namesTogether);
+export function searchShard(index: MentionIndex, globals: Int32Array, query: string, limit: number, state?: SearchState, together?: PartsTogether): ShardResult {
+  const { indices, tiers, total, fuzzyRanges, fuzzyScores } = index.search(query, limit, state, together);
   const fuzzy = (n: number) => tiers[n] === Tier.Fuzzy;
   return {
     indices: indices.map((i) => globals[i]!),

@@ -52,6 +52,18 @@ export function classMask(lower: string, from = 0): number {
   return mask | 0;
 }
 
+/** The classes that occur twice or more in lower[from..). */
+export function twiceClassMask(lower: string, from = 0): number {
+  let once = 0;
+  let twice = 0;
+  for (let k = from; k < lower.length; k++) {
+    const bit = 1 << charClass(lower.charCodeAt(k));
+    twice |= once & bit;
+    once |= bit;
+  }
+  return twice | 0;
+}
+
 /** Adjacent pairs hashed into 64 buckets (two words): a name without one of q's pairs cannot contain q. */
 export function bigramBucket(a: number, b: number): number {
   return (charClass(a) * 37 + charClass(b)) & 63;

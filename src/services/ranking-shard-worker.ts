@@ -6,7 +6,8 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { MentionIndex, type SearchState } from "../core/mention-rank";
 import { searchShard } from "../core/mention-shards";
-import { ASKER_NAMES, HELPER_NAMES, namesTogether, type ShardLoad, type ShardMessage, type ShardSearch, type ShardSearchReply } from "./ranking-shards";
+import type { Stage } from "../core/mention-rank";
+import { ASKER, countsTogether, HELPER, type ShardLoad, type ShardMessage, type ShardSearch, type ShardSearchReply } from "./ranking-shards";
 
 /** Narrowing states kept per shard (one per typist; the oldest goes first). */
 const STATES_KEPT = 32;
@@ -14,9 +15,9 @@ const STATES_KEPT = 32;
 type Shard = { index: MentionIndex; globals: Int32Array; states: Map<number, SearchState> };
 const shards = new Map<number, Shard>();
 
-const { searchPort, answered, names } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer; names: SharedArrayBuffer };
+const { searchPort, answered, counts } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer; counts: SharedArrayBuffer };
 const counter = new Int32Array(answered);
-const nameCounts = new Int32Array(names);
+const countSlots = new Int32Array(counts);
 
 function load(message: ShardLoad): void {
   try {
@@ -43,7 +44,7 @@ function search(request: ShardSearch): ShardSearchReply {
   const shard = shards.get(request.shard);
   if (!shard) return { seq: request.seq, error: "this shard is not held here" };
   try {
-    const together = (named: number) => namesTogether(nameCounts, HELPER_NAMES, ASKER_NAMES, request.seq, named, request.limit);
+    const together = (stage: Stage, count: number, decide?: boolean) => countsTogether(countSlots, HELPER, ASKER, request.seq, request.limit, stage, count, decide);
     return { seq: request.seq, result: searchShard(shard.index, shard.globals, request.query, request.limit, stateOf(shard, request.state), together) };
   } catch (error) {
     return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };

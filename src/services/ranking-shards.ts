@@ -8,7 +8,7 @@
 // here and go on in one thread.
 import os from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { MentionIndex, type IndexEntry, type IndexSnapshot, type RankingIndex, type SearchResult, type SearchState } from "../core/mention-rank";
+import { MentionIndex, type IndexEntry, type IndexSnapshot, type RankingIndex, type SearchResult, type SearchState, type Stage } from "../core/mention-rank";
 import { assignShards, entryHighlights, folderHash, mergeShards, searchShard, type ShardResult } from "../core/mention-shards";
 import { bundleEntry } from "./bundle-entry";
 
@@ -18,32 +18,34 @@ export const SHARD_MIN_ENTRIES = 20_000;
 const ANSWER_TIMEOUT_MS = 5_000;
 /** Entries hashed between pauses while splitting. */
 const SLICE = 50_000;
-/** How long one half waits for the other's name count (see namesTogether). */
-const NAMES_WAIT_MS = 3;
-/** Slots of the shared name counts: this thread's search number and count, then the helper's. */
-export const ASKER_NAMES = 0;
-export const HELPER_NAMES = 2;
+/** How long one half waits for the other's count (see countsTogether). */
+const COUNTS_WAIT_MS = 3;
+/** Where each thread's counts are in the shared slots: per stage, a search number and a count each. */
+export const ASKER = 0;
+export const HELPER = 2;
+const SLOTS_PER_STAGE = 4;
 
 /**
- * One half's side of telling the other how many name matches it found for search `seq` (into its
- * slots of `slots`, see ASKER_NAMES), and, when that could matter, hearing the other's: whether the
- * two together fill `limit` (each half then answers with its own alone, see MentionIndex.search).
- * A half far short of its share does not wait (the other will not make up the rest); an answer that
- * does not come within NAMES_WAIT_MS counts as not enough, which is only slower, never wrong.
+ * One half's side of telling the other how many matches it found at a stage of search `seq` (into
+ * its slots of `slots`, see ASKER), and, when that could matter, hearing the other's: whether the
+ * two together fill `limit` (each half then answers with those alone, see PartsTogether). A half far
+ * short of its share does not wait (the other will not make up the rest); an answer that does not
+ * come within COUNTS_WAIT_MS counts as not enough, which is only slower, never wrong.
  */
-export function namesTogether(slots: Int32Array, mine: number, theirs: number, seq: number, named: number, limit: number): boolean {
-  Atomics.store(slots, mine + 1, named);
-  Atomics.store(slots, mine, seq);
-  Atomics.notify(slots, mine);
-  if (named >= limit) return true;
-  if (named * 4 < limit) return false;
-  const deadline = performance.now() + NAMES_WAIT_MS;
-  for (let seen = Atomics.load(slots, theirs); seen !== seq; seen = Atomics.load(slots, theirs)) {
+export function countsTogether(slots: Int32Array, mine: number, theirs: number, seq: number, limit: number, stage: Stage, count: number, decide = true): boolean {
+  const at = stage * SLOTS_PER_STAGE;
+  Atomics.store(slots, at + mine + 1, count);
+  Atomics.store(slots, at + mine, seq);
+  Atomics.notify(slots, at + mine);
+  if (!decide || count * 4 < limit) return false;
+  if (count >= limit) return true;
+  const deadline = performance.now() + COUNTS_WAIT_MS;
+  for (let seen = Atomics.load(slots, at + theirs); seen !== seq; seen = Atomics.load(slots, at + theirs)) {
     const left = deadline - performance.now();
     if (left <= 0) return false;
-    Atomics.wait(slots, theirs, seen, left);
+    Atomics.wait(slots, at + theirs, seen, left);
   }
-  return named + Atomics.load(slots, theirs + 1) >= limit;
+  return count + Atomics.load(slots, at + theirs + 1) >= limit;
 }
 
 export type ShardLoad = { op: "load"; shard: number; snapshot: IndexSnapshot; globals: Int32Array };
@@ -57,8 +59,8 @@ class Helper {
   readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly counter = new Int32Array(new SharedArrayBuffer(4));
-  /** Each side's name count for the current search (see namesTogether). */
-  readonly names = new Int32Array(new SharedArrayBuffer(16));
+  /** Each side's counts for the current search (see countsTogether). */
+  readonly counts = new Int32Array(new SharedArrayBuffer(32));
   private readonly builds = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private nextShard = 1;
   private nextSeq = 1;
@@ -68,7 +70,7 @@ class Helper {
     const { file, execArgv } = bundleEntry("ranking-shard-worker");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer, names: this.names.buffer }, transferList: [port2] });
+    this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer, counts: this.counts.buffer }, transferList: [port2] });
     this.worker.unref();
     this.worker.on("message", (reply: HelperReply) => {
       const build = this.builds.get(reply.shard);
@@ -176,7 +178,7 @@ export class ShardedIndex implements RankingIndex {
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const remote = this.remote;
     const seq = remote && !remote.helper.lost ? remote.helper.ask({ shard: remote.shard, query, limit, state: this.stateId(state) }) : undefined;
-    const together = seq === undefined ? undefined : (named: number) => namesTogether(remote!.helper.names, ASKER_NAMES, HELPER_NAMES, seq, named, limit);
+    const together = seq === undefined ? undefined : (stage: Stage, count: number, decide?: boolean) => countsTogether(remote!.helper.counts, ASKER, HELPER, seq, limit, stage, count, decide);
     const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state, together);
     let reply = seq === undefined ? undefined : remote!.helper.answer(seq);
     if (!reply?.result) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { FolderCache, FolderSplits, FuzzyQuery, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "../../../src/core/mention-fuzzy";
 import { MentionIndex, Tier } from "../../../src/core/mention-rank";
-import { bigramMask, charClass, classMask, wordStartAt } from "../../../src/core/mention-text";
+import { bigramMask, charClass, classMask, twiceClassMask, wordStartAt } from "../../../src/core/mention-text";
 
 // Names and folders built from parts that give word starts, humps, runs and repeats, so the
 // bounds and the splits meet every case the scoring has.
@@ -46,6 +46,22 @@ describe("fuzzy scoring parts", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("never rules out a split whose rest fits in the name, by classes or by letters it needs twice (property)", () => {
+    fc.assert(
+      fc.property(namePart, query, (name, q) => {
+        const fq = new FuzzyQuery(q);
+        const lower = name.toLowerCase();
+        const fits = nameTail(fq, lower, 0, new NameScratch(fq.m));
+        assert.ok(fq.firstSplit(classMask(lower), twiceClassMask(lower)) <= fits, `${q} in ${name}`);
+      }),
+      { numRuns: 2000 },
+    );
+    // `zz` cannot be all in a name with one z; its second z can.
+    const fq = new FuzzyQuery("zz");
+    assert.equal(fq.firstSplit(classMask("lazy.ts"), twiceClassMask("lazy.ts")), 1);
+    assert.equal(fq.firstSplit(classMask("fizz.ts"), twiceClassMask("fizz.ts")), 0);
   });
 
   it("reads a name's own pairs where its bigram masks share a bucket: `idx` in `indexApi`", () => {

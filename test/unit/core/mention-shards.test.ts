@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MentionIndex, Tier, type IndexEntry, type SearchState } from "../../../src/core/mention-rank";
+import { MentionIndex, Tier, type IndexEntry, type PartsTogether, type SearchState } from "../../../src/core/mention-rank";
 import { assignShards, entryHighlights, folderHash, mergeShards, searchShard } from "../../../src/core/mention-shards";
 
 const entryOf = (path: string, other?: string): IndexEntry => ({ path, nameStart: path.lastIndexOf("/") + 1, ...(other === undefined ? {} : { other }) });
@@ -20,7 +20,7 @@ function shardsOf(entries: IndexEntry[], count: number) {
 }
 
 describe("mention ranking split across shards", () => {
-  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their name counts or not (property)", () => {
+  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their counts or not (property)", () => {
     fc.assert(
       fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.boolean(), (entries, q, limit, count, tell) => {
         const whole = new MentionIndex(entries);
@@ -29,14 +29,17 @@ describe("mention ranking split across shards", () => {
         for (let n = 1; n <= q.length; n++) {
           const typed = q.slice(0, n);
           const expected = whole.search(typed, limit, wholeState);
-          // What each shard's name count is this keystroke (a dry run on a copy of its state), as the
-          // threads tell each other (see ranking-shards.ts).
-          const named = shards.map((s) => {
-            let found = 0;
-            s.index.search(typed, limit, structuredClone(s.state), (c) => ((found = c), false));
-            return found;
+          // What each shard counts at each stage this keystroke (a dry run on a copy of its state), as
+          // the threads tell each other (see ranking-shards.ts).
+          const counts = shards.map((s) => {
+            const told = [0, 0];
+            s.index.search(typed, limit, structuredClone(s.state), (stage, c) => ((told[stage] = c), false));
+            return told;
           });
-          const together = (k: number) => (c: number) => c + named.reduce((sum, other, j) => (j === k ? sum : sum + other), 0) >= limit;
+          const together =
+            (k: number): PartsTogether =>
+            (stage, c, decide = true) =>
+              decide && c + counts.reduce((sum, other, j) => (j === k ? sum : sum + other[stage]!), 0) >= limit;
           const merged = mergeShards(
             shards.map((s, k) => searchShard(s.index, s.globals, typed, limit, s.state, tell ? together(k) : undefined)),
             limit,
