@@ -43,6 +43,16 @@ describe("ranking split across two threads", function () {
     split.index.dispose?.();
   });
 
+  it("answers an unlimited search whole from both halves (tens of thousands of rows)", async () => {
+    const split = await sharded(files);
+    const all = split.index.search("e", Infinity);
+    const expected = whole.index.search("e", Infinity);
+    assert.ok(all.indices.length > 20_000, `${all.indices.length} rows`);
+    assert.deepEqual(all.indices, expected.indices);
+    assert.deepEqual(all.tiers, expected.tiers);
+    split.index.dispose?.();
+  });
+
   it("keeps two typists' narrowing apart on both halves", async () => {
     const split = await sharded(files);
     const [s1, s2, w1, w2]: SearchState[] = [{}, {}, {}, {}];
