@@ -38,8 +38,8 @@ export const possible = (score: number) => score > IMPOSSIBLE / 2;
 function boundaryBonus(path: string, at: number, start = 0): number {
   if (at === start) return BONUS_SLASH;
   const prev = path.charCodeAt(at - 1);
-  // A newline is where a name starts in names joined (see MentionIndex), as a `/` is in a path.
-  if (prev === 47 || prev === 10) return BONUS_SLASH;
+  // A NUL is where a name starts in names joined (see MentionIndex's JOIN), as a `/` is in a path.
+  if (prev === 47 || prev === 0) return BONUS_SLASH;
   if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
   const cur = path.charCodeAt(at);
   if (cur < 128 && prev < 128) return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
@@ -323,7 +323,7 @@ export class FolderCache {
   readonly folders: number;
 
   /**
-   * `offsets[d]`: where folder d starts in `lower` and `original`, all folders joined by newlines;
+   * `offsets[d]`: where folder d starts in `lower` and `original`, all folders joined (by one character);
    * `classes[d]`: the character classes in it (see charClass).
    */
   constructor(lower: string, original: string, private readonly offsets: Int32Array, private readonly classes: Int32Array) {

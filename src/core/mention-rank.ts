@@ -26,6 +26,11 @@ const PENDING = 254;
 const DROPPED = 253;
 /** entryScore's answer for a match none of whose splits can make the list. */
 const BELOW = IMPOSSIBLE + 1;
+/**
+ * What joins names (and folders) into one string: NUL, which no file name holds (a newline can), so
+ * no query matches across two names; a query with a NUL matches nothing.
+ */
+export const JOIN = "\u0000";
 /** A query's `/` heads memoised per folder, one bit each (a signed 32-bit mask keeps 31). */
 const MAX_HEADS = 31;
 
@@ -151,7 +156,7 @@ export class MentionIndex implements RankingIndex {
   /** Other search text (lower case), for the few entries that have it. */
   private readonly other: Map<number, string> = new Map();
   private readonly hasOther: Uint8Array;
-  /** All lower-cased names in catalog order, joined by newlines, and where each one starts. */
+  /** All lower-cased names in catalog order, joined by JOIN, and where each one starts. */
   private names = "";
   /** The same as written (the same string when no name has a capital). */
   private namesOriginal = "";
@@ -178,7 +183,7 @@ export class MentionIndex implements RankingIndex {
   /** Folder d's entries, in catalog order: dirEntries[dirEntryStart[d] .. dirEntryStart[d + 1]). */
   private dirEntryStart = new Int32Array(1);
   private dirEntries = new Int32Array(0);
-  /** All lower-cased folders joined by newlines, and where each one starts (see scanFolders). */
+  /** All lower-cased folders joined by JOIN, and where each one starts (see scanFolders). */
   private dirsJoined = "";
   private dirsOriginalJoined = "";
   private dirClasses = new Int32Array(0);
@@ -316,8 +321,8 @@ export class MentionIndex implements RankingIndex {
   }
 
   private finish(): void {
-    this.names = this.nameParts!.join("\n");
-    const namesOriginal = this.originalParts!.join("\n");
+    this.names = this.nameParts!.join(JOIN);
+    const namesOriginal = this.originalParts!.join(JOIN);
     this.namesOriginal = namesOriginal === this.names ? this.names : namesOriginal;
     this.nameParts = this.originalParts = undefined;
     this.entries = undefined;
@@ -359,8 +364,8 @@ export class MentionIndex implements RankingIndex {
   /** The folder tables derived from the entries' folders (after a build, or a snapshot's arrival). */
   private deriveFolders(): void {
     this.dirFirst = new Int32Array(this.dirLower.length);
-    this.dirsJoined = this.dirLower.join("\n");
-    const original = this.dirOriginal.join("\n");
+    this.dirsJoined = this.dirLower.join(JOIN);
+    const original = this.dirOriginal.join(JOIN);
     this.dirsOriginalJoined = original === this.dirsJoined ? this.dirsJoined : original;
     this.dirClasses = Int32Array.from(this.dirLower, (dir) => classMask(dir));
     this.dirOffset = new Int32Array(this.dirLower.length);
@@ -415,6 +420,7 @@ export class MentionIndex implements RankingIndex {
    */
   search(query: string, limit = Infinity, state: SearchState = this.sharedState, together?: PartsTogether): SearchResult {
     const q = lowerKeepingLength(query);
+    if (q.includes(JOIN)) return { indices: [], tiers: [], total: 0 };
     this.resetFolderMemo(q);
     const from = state.query !== undefined && state.matches && q.startsWith(state.query) ? state.matches : undefined;
     const out = this.scratch;

@@ -242,6 +242,16 @@ describe("fuzzy match quality", () => {
     assert.deepEqual(ranked(paths, "qc"), ["zz/xqcurrentxq.md", "src/quickCurrent.ts"]);
   });
 
+  it("never matches a query across two names: a newline is a name's own character, a NUL matches nothing", () => {
+    const i = index(["a/line\nbreak.ts", "b/tail", "c/head.md"]);
+    // Names are joined into one string; the join must not look like part of a name.
+    assert.deepEqual(i.search("\n").indices, [0]);
+    assert.deepEqual(i.search("l\nh").indices, []);
+    assert.deepEqual(i.search("\u0000").indices, []);
+    assert.deepEqual(i.search("tail\u0000head").indices, []);
+    assert.equal(i.tierOf(0, "line\nbr"), Tier.NamePrefix);
+  });
+
   it("keeps a name's positions where lower case would lengthen it (`İ`): highlights land on the typed characters", () => {
     const i = index(["x/İstanbulMap.ts", "y/KİTAP.md"]);
     assert.deepEqual(i.highlights(0, "stan", i.tierOf(0, "stan")), [[1, 5]]);
