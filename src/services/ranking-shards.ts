@@ -182,7 +182,7 @@ export class ShardedIndex implements RankingIndex {
     const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state, together);
     let reply = seq === undefined ? undefined : remote!.helper.answer(seq);
     if (!reply?.result) {
-      this.takeOver(reply?.error ?? "the ranking helper was lost");
+      this.takeOver(reply?.error ?? (remote ? "the ranking helper was lost" : "the helper's half was released"));
       reply = { seq: 0, result: searchShard(this.theirs!.index, this.theirs!.globals, query, limit, this.theirState(state)) };
     }
     return mergeShards([mine, reply.result!], limit);
