@@ -1,7 +1,8 @@
 // The file watcher's own process: one @parcel/watcher subscription of one project, its events
 // passed to the parent over IPC (see file-watcher.ts). Subscribing walks the whole tree in native
-// threads that nothing inside a process can interrupt (minutes at a million files), and an exit
+// threads that nothing inside a process can interrupt (seconds at a million files), and an exit
 // waits for that walk and then aborts; a process of its own can simply be killed.
+import { ignoredDirsPatterns } from "../core/watch-ignore";
 import { lowerWholeProcess } from "./background-priority";
 import type { WatcherCommand, WatcherMessage } from "./file-watcher";
 
@@ -11,7 +12,7 @@ async function watch({ dir, ignoredDirNames }: WatcherCommand): Promise<void> {
   const watcher = (await import("@parcel/watcher")) as typeof import("@parcel/watcher");
   try {
     await watcher.subscribe(dir, (error, events) => (error ? send({ type: "error", message: error.message }) : send({ type: "events", events })), {
-      ignore: ignoredDirNames.map((name) => `**/${name}`),
+      ignore: ignoredDirsPatterns(ignoredDirNames),
     });
     send({ type: "ready" });
   } catch (error) {

@@ -106,7 +106,7 @@ export class ProjectFiles {
 
   /**
    * Starts the watcher without holding up the first answer: subscribing walks the whole tree (about
-   * 12 s for 100k files here, where the scan takes 0.2 s). Whatever changed while it subscribed is
+   * 0.6 s for 100k files here, where the scan takes 0.2 s). Whatever changed while it subscribed is
    * caught by one more walk once it watches; until then a stale list is rescanned as without a watcher.
    */
   private watchInBackground(): void {
@@ -298,7 +298,7 @@ export class ProjectFiles {
     this.closed = true;
     releaseLater(this.index);
     this.index = undefined;
-    // A watcher still making its first walk (minutes at a million files) stops now, not after it.
+    // A watcher still making its first walk (seconds at a million files) stops now, not after it.
     this.closing.abort();
     clearTimeout(this.flushTimer);
     const watcher = this.watcher;
@@ -318,3 +318,4 @@ function insertionPoint(paths: readonly string[], rel: string): number {
   }
   return low;
 }
+

@@ -7,6 +7,7 @@ import { generatePaths } from "../../bench/path-generator";
 import { processWatch } from "../../src/services/file-watcher";
 import type { HeldBody } from "../../src/services/mention-worker";
 import { ProjectFiles } from "../../src/services/project-files";
+import { SKIPPED_DIRS } from "../../src/services/project-scan";
 import { until } from "../helpers/poll";
 import { threadNices, watcherProcesses } from "../helpers/processes";
 import { makeTempDir, removeDir } from "../helpers/temp";
@@ -132,6 +133,30 @@ describe("mentions off the main thread", () => {
       closing.abort();
       await assert.rejects(subscribing, /closed/);
       await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends", 2_000);
+    } finally {
+      removeDir(tree);
+    }
+  });
+
+  it("watches no skipped folder at any depth (node_modules, .git, …), one made after the start included", async function () {
+    if (process.platform !== "linux") this.skip();
+    const tree = makeTempDir();
+    const closing = new AbortController();
+    try {
+      for (const dir of ["src", "node_modules/pkg/lib", "a/b/node_modules/x", "a/.git/objects", "node_modules_x"]) fs.mkdirSync(path.join(tree, dir), { recursive: true });
+      const seen = new Set<string>();
+      const watcher = await processWatch()(tree, { ignoredDirNames: [...SKIPPED_DIRS], onEvents: (events) => events.forEach((e) => seen.add(path.relative(tree, e.path))), onLost: () => {}, signal: closing.signal });
+      try {
+        fs.mkdirSync(path.join(tree, "src/node_modules/late"), { recursive: true });
+        // Given the time to start watching a new folder before anything is written in it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        for (const file of ["node_modules/pkg/lib/a.js", "a/b/node_modules/x/b.js", "a/.git/objects/c", "node_modules/d.js", "src/node_modules/late/e.js", "node_modules_x/f.js", "src/g.ts"]) write(tree, file);
+        await until(async () => seen, (paths) => paths.has("src/g.ts") && paths.has("node_modules_x/f.js"), "the events of watched folders");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.deepEqual([...seen].filter((p) => /(^|\/)(node_modules|\.git)(\/|$)/.test(p)), []);
+      } finally {
+        await watcher.unsubscribe();
+      }
     } finally {
       removeDir(tree);
     }
