@@ -89,11 +89,15 @@ export class ProjectFiles {
       const { paths, complete } = await scanWithinBudget(this.dir, this.options.budget);
       if (this.closed) return;
       this.realDir = await fs.promises.realpath(this.dir).catch(() => this.dir);
-      this.paths = paths;
-      this.complete = complete;
       this.at = Date.now();
-      this.version++;
       this.gitignores.clear();
+      // Nothing changed (the walk after the watcher starts, a stale list rescanned): the index stays.
+      // Rebuilding it anyway would cost a full build (seconds of CPU at a million files) for nothing.
+      if (complete !== this.complete || !samePaths(paths, this.paths)) {
+        this.paths = paths;
+        this.complete = complete;
+        this.version++;
+      }
       if (pendingBefore > 0 || this.events.length > 0) this.scheduleFlush();
       this.refreshIndex();
       if (!this.watcher && !this.watchStarting && this.options.watch && complete) this.watchInBackground();
@@ -319,3 +323,8 @@ function insertionPoint(paths: readonly string[], rel: string): number {
   return low;
 }
 
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

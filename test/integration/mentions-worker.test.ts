@@ -162,6 +162,27 @@ describe("mentions off the main thread", () => {
     }
   });
 
+  it("keeps the index when a rescan finds the same files (the walk after the watcher starts, a stale list)", async () => {
+    const tree = makeTempDir();
+    const files = new ProjectFiles(tree);
+    try {
+      write(tree, "src/alpha.ts");
+      const first = await files.mentions([]);
+      await files.rescan();
+      assert.equal(await files.mentions([]), first, "the same index, not a rebuild");
+      write(tree, "src/beta.ts");
+      await files.rescan();
+      const rebuilt = await eventually(async () => {
+        const record = await files.mentions([]);
+        return record === first ? undefined : record;
+      });
+      assert.ok(rebuilt.files.files.some((f) => f.path === "src/beta.ts"));
+    } finally {
+      await files.close();
+      removeDir(tree);
+    }
+  });
+
   it("closing a project gives up its watcher's start", async () => {
     const tree = makeTempDir();
     try {
