@@ -92,15 +92,21 @@ export const enum Stage {
   Names = 0,
   /** Name and path matches. */
   Paths = 1,
+  /** Every match but the fuzzy ones. */
+  Real = 2,
 }
 
 /**
- * For one part of an index split across threads (see mention-shards.ts): given how many matches
- * this part found at a stage, whether all parts' together fill the list, so that this part answers
- * with those alone, as a whole index would. A part tells each stage once per search, a count it has
- * at least (a stage it never works out, the count of the one before); `decide` false: only tell.
+ * For one part of an index split across threads (see mention-shards.ts): tells how many matches
+ * this part found at a stage and returns how many the other parts found there, as far as known
+ * (none when not known in time: only slower, never wrong). When the names, or names and paths, of
+ * all parts together fill the list, each part answers with those alone, as a whole index would;
+ * when all their real matches leave fewer fuzzy places than this part's list has, its fuzzy tier
+ * needs only that many. A part tells Names and Paths once per search, a count it has at least (a
+ * stage it never works out, the count of the one before), since the other may wait for it;
+ * `wait` false: never wait for the others' count (the decision it makes is not worth waiting for).
  */
-export type PartsTogether = (stage: Stage, count: number, decide?: boolean) => boolean;
+export type PartsTogether = (stage: Stage, count: number, wait?: boolean) => number;
 
 /** What rankFiles needs of an index: one in this thread (MentionIndex) or split across threads. */
 export interface RankingIndex {
@@ -439,7 +445,7 @@ export class MentionIndex implements RankingIndex {
     // Part of a split index: its other parts' name matches may fill the list with these (a name
     // count not worked out here is told as none, which decides nothing).
     const namesKnown = oneChar || nameTiers ? named : 0;
-    const namesFill = together?.(Stage.Names, namesKnown) ?? false;
+    const namesFill = together ? namesKnown + together(Stage.Names, namesKnown) >= limit : false;
     this.warmFolders(q, state, from);
     if (named >= limit || namesFill) {
       together?.(Stage.Paths, namesKnown, false);
@@ -474,9 +480,12 @@ export class MentionIndex implements RankingIndex {
     let fuzzy = 0;
     let fuzzyRanges: [number, number][][] | undefined;
     let fuzzyScores: number[] | undefined;
-    if (indices.length < limit && real < count) {
+    // Part of a split index: the others' real matches take places of the merged list too, and only
+    // the places they leave can hold fuzzy matches (their count is not waited for).
+    const fuzzyPlaces = limit - indices.length - (together && indices.length < limit ? together(Stage.Real, real, false) : 0);
+    if (fuzzyPlaces > 0 && real < count) {
       // Fuzzy matches rank last, best first: a bounded heap keeps the best few.
-      const heap = new FuzzyHeap(Math.min(limit - indices.length, count - real), this.nameLength);
+      const heap = new FuzzyHeap(Math.min(fuzzyPlaces, count - real), this.nameLength);
       const ranked = this.rankFuzzy(q, count, heap, state);
       fuzzy = ranked.matched;
       // Keep, in catalog order, the real matches, the fuzzy ones and those never looked at: the
@@ -903,7 +912,7 @@ export class MentionIndex implements RankingIndex {
     }
     // A split index's other parts may fill the list with these (see PartsTogether); told either way.
     const found = named + prefix + substring;
-    const fill = found >= limit ? (together?.(Stage.Paths, found, false), true) : (together?.(Stage.Paths, found) ?? false);
+    const fill = found >= limit ? (together?.(Stage.Paths, found, false), true) : together ? found + together(Stage.Paths, found) >= limit : false;
     if (!fill) return undefined;
     const result = this.fromNameMatches(named, named);
     const pathTier = (i: number) => {

@@ -44,7 +44,7 @@ function search(request: ShardSearch): ShardSearchReply {
   const shard = shards.get(request.shard);
   if (!shard) return { seq: request.seq, error: "this shard is not held here" };
   try {
-    const together = (stage: Stage, count: number, decide?: boolean) => countsTogether(countSlots, HELPER, ASKER, request.seq, request.limit, stage, count, decide);
+    const together = (stage: Stage, count: number, wait?: boolean) => countsTogether(countSlots, HELPER, ASKER, request.seq, request.limit, stage, count, wait);
     return { seq: request.seq, result: searchShard(shard.index, shard.globals, request.query, request.limit, stateOf(shard, request.state), together) };
   } catch (error) {
     return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };

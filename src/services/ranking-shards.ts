@@ -24,28 +24,30 @@ const COUNTS_WAIT_MS = 3;
 export const ASKER = 0;
 export const HELPER = 2;
 const SLOTS_PER_STAGE = 4;
+const STAGES = 3;
 
 /**
  * One half's side of telling the other how many matches it found at a stage of search `seq` (into
- * its slots of `slots`, see ASKER), and, when that could matter, hearing the other's: whether the
- * two together fill `limit` (each half then answers with those alone, see PartsTogether). A half far
- * short of its share does not wait (the other will not make up the rest); an answer that does not
- * come within COUNTS_WAIT_MS counts as not enough, which is only slower, never wrong.
+ * its slots of `slots`, see ASKER) and hearing the other's (see PartsTogether). It waits for the
+ * other's count only when that could fill `limit` with its own: a half far short of its share does
+ * not wait (the other will not make up the rest); a count that does not come within COUNTS_WAIT_MS
+ * counts as none, which is only slower, never wrong.
  */
-export function countsTogether(slots: Int32Array, mine: number, theirs: number, seq: number, limit: number, stage: Stage, count: number, decide = true): boolean {
+export function countsTogether(slots: Int32Array, mine: number, theirs: number, seq: number, limit: number, stage: Stage, count: number, wait = true): number {
   const at = stage * SLOTS_PER_STAGE;
   Atomics.store(slots, at + mine + 1, count);
   Atomics.store(slots, at + mine, seq);
   Atomics.notify(slots, at + mine);
-  if (!decide || count * 4 < limit) return false;
-  if (count >= limit) return true;
+  // A count is stored before its search number: whoever reads this search's number reads its count.
+  const told = () => (Atomics.load(slots, at + theirs) === seq ? Atomics.load(slots, at + theirs + 1) : 0);
+  if (!wait || count * 4 < limit || count >= limit) return told();
   const deadline = performance.now() + COUNTS_WAIT_MS;
   for (let seen = Atomics.load(slots, at + theirs); seen !== seq; seen = Atomics.load(slots, at + theirs)) {
     const left = deadline - performance.now();
-    if (left <= 0) return false;
+    if (left <= 0) return 0;
     Atomics.wait(slots, at + theirs, seen, left);
   }
-  return count + Atomics.load(slots, at + theirs + 1) >= limit;
+  return told();
 }
 
 export type ShardLoad = { op: "load"; shard: number; snapshot: IndexSnapshot; globals: Int32Array };
@@ -60,7 +62,7 @@ class Helper {
   private readonly port: MessagePort;
   private readonly counter = new Int32Array(new SharedArrayBuffer(4));
   /** Each side's counts for the current search (see countsTogether). */
-  readonly counts = new Int32Array(new SharedArrayBuffer(32));
+  readonly counts = new Int32Array(new SharedArrayBuffer(4 * SLOTS_PER_STAGE * STAGES));
   private readonly builds = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private nextShard = 1;
   private nextSeq = 1;
@@ -178,7 +180,7 @@ export class ShardedIndex implements RankingIndex {
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const remote = this.remote;
     const seq = remote && !remote.helper.lost ? remote.helper.ask({ shard: remote.shard, query, limit, state: this.stateId(state) }) : undefined;
-    const together = seq === undefined ? undefined : (stage: Stage, count: number, decide?: boolean) => countsTogether(remote!.helper.counts, ASKER, HELPER, seq, limit, stage, count, decide);
+    const together = seq === undefined ? undefined : (stage: Stage, count: number, wait?: boolean) => countsTogether(remote!.helper.counts, ASKER, HELPER, seq, limit, stage, count, wait);
     const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state, together);
     let reply = seq === undefined ? undefined : remote!.helper.answer(seq);
     if (!reply?.result) {

@@ -22,7 +22,7 @@ function shardsOf(entries: IndexEntry[], count: number) {
 describe("mention ranking split across shards", () => {
   it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their counts or not (property)", () => {
     fc.assert(
-      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.boolean(), (entries, q, limit, count, tell) => {
+      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.constantFrom("no", "yes", "late"), (entries, q, limit, count, tell) => {
         const whole = new MentionIndex(entries);
         const wholeState: SearchState = {};
         const shards = shardsOf(entries, count);
@@ -32,16 +32,17 @@ describe("mention ranking split across shards", () => {
           // What each shard counts at each stage this keystroke (a dry run on a copy of its state), as
           // the threads tell each other (see ranking-shards.ts).
           const counts = shards.map((s) => {
-            const told = [0, 0];
-            s.index.search(typed, limit, structuredClone(s.state), (stage, c) => ((told[stage] = c), false));
+            const told = [0, 0, 0];
+            s.index.search(typed, limit, structuredClone(s.state), (stage, c) => ((told[stage] = c), 0));
             return told;
           });
+          // Each hears the others' counts, or ("late") only those it would wait for.
           const together =
             (k: number): PartsTogether =>
-            (stage, c, decide = true) =>
-              decide && c + counts.reduce((sum, other, j) => (j === k ? sum : sum + other[stage]!), 0) >= limit;
+            (stage, _count, wait = true) =>
+              tell === "late" && !wait ? 0 : counts.reduce((sum, other, j) => (j === k ? sum : sum + other[stage]!), 0);
           const merged = mergeShards(
-            shards.map((s, k) => searchShard(s.index, s.globals, typed, limit, s.state, tell ? together(k) : undefined)),
+            shards.map((s, k) => searchShard(s.index, s.globals, typed, limit, s.state, tell === "no" ? undefined : together(k))),
             limit,
           );
           assert.deepEqual(merged.indices, expected.indices, typed);
