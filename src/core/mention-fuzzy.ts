@@ -11,7 +11,7 @@
 // (nameBounds, nameOnlyBound) let a keystroke read the candidates best bound first and stop where
 // no bound left can beat the worst match kept: a bound never underestimates, so the ranked list is
 // the same as scoring every match.
-import { bigramBucket, charClass, EXACT_CLASSES, isLowerOrDigit, isUpper } from "./mention-text";
+import { bigramBucket, charClass, isLowerOrDigit, isUpper } from "./mention-text";
 
 const SCORE_MATCH = 16;
 const GAP_START = 3;
@@ -66,8 +66,6 @@ export class FuzzyQuery {
   readonly suffix: Int32Array;
   /** suffixTwice[k]: the classes that occur twice or more in q[k..m) (see twiceClassMask). */
   readonly suffixTwice: Int32Array;
-  /** exact[k]: q[k]'s class holds that one character only (a to z, / _ . -). */
-  readonly exact: Uint8Array;
   /**
    * For a pair of character classes (32 * first + second), which of q's pairs q[k-1] q[k] have
    * them, bit k (k < 32; later pairs are always taken as present, see PAIRS_KNOWN).
@@ -81,12 +79,10 @@ export class FuzzyQuery {
     this.pairs = new Int32Array(m);
     this.suffix = new Int32Array(m + 1);
     this.suffixTwice = new Int32Array(m + 1);
-    this.exact = new Uint8Array(m);
     for (let k = 0; k < m; k++) {
       const code = q.charCodeAt(k);
       this.codes[k] = code;
       this.bits[k] = 1 << charClass(code);
-      this.exact[k] = charClass(code) < EXACT_CLASSES ? 1 : 0;
       if (k > 0) this.pairs[k] = bigramBucket(q.charCodeAt(k - 1), code);
       if (k > 0 && k < PAIRS_KNOWN) this.pairClasses[32 * charClass(q.charCodeAt(k - 1)) + charClass(code)]! |= 1 << k;
     }
@@ -180,19 +176,12 @@ function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, folder
   if (cursor < 0) return false;
   const { lower, original, start, end } = folder;
   const code = fq.codes[k]!;
-  let at: number;
-  if (fq.exact[k] && start !== 0) {
-    // Inside all folders joined, a native search must not run past the folder: the last occurrence
-    // in it (there is one: its classes hold this one) says whether there is one from the cursor on.
-    const last = (folder.classes & fq.bits[k]!) === 0 ? -1 : lower.lastIndexOf(fq.q[k]!, end - 1);
-    at = last < cursor ? end : lower.indexOf(fq.q[k]!, cursor);
-  } else if (start === 0 && end === lower.length) {
-    at = lower.indexOf(fq.q[k]!, cursor);
-    if (at === -1) at = end;
-  } else {
-    at = cursor;
-    while (at < end && lower.charCodeAt(at) !== code) at++;
-  }
+  // A folder's classes say whether it holds the character at all; if it does, a plain loop to the
+  // next one is cheaper than native searches (a folder is tens of characters, and inside all
+  // folders joined a native search would have to be kept from running past this one's end).
+  let at = cursor;
+  if ((folder.classes & fq.bits[k]!) === 0) at = end;
+  else while (at < end && lower.charCodeAt(at) !== code) at++;
   if (at === end) {
     state[p + CURSOR] = -1;
     return false;

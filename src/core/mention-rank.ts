@@ -589,18 +589,22 @@ export class MentionIndex implements RankingIndex {
         // A tie with the worst kept score still loses unless the name is shorter or comes first.
         if (heap.rejects(i, entryBound[n]!)) continue;
         const d = this.dirId[i]!;
+        // What refining reads of the name, kept for scoring it right after: its tail (scratch
+        // holds the positions it found) and its pairs (-1: not read; bit 0 is never a pair).
+        let tail0 = -1;
+        let pairs = -1;
         if (!refined[n]) {
           refined[n] = 1;
           // Only the splits whose rest of q is in the name in order (the first bound went by classes).
           // (Read in `names`, one string, rather than the entry's own: at a million entries
           // scattered strings cost a cache miss each.)
-          const lo = nameTail(fq, this.names, this.nameOffset[i]!, scratch, this.nameEnd(i));
+          const lo = (tail0 = nameTail(fq, this.names, this.nameOffset[i]!, scratch, this.nameEnd(i)));
           if (lo > folderConsumed[d]!) {
             tiers[n] = DROPPED;
             continue;
           }
           // The name's own pairs: its bigram masks can hold a pair it lacks (a shared bucket).
-          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i)) : IMPOSSIBLE;
+          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, (pairs = this.namePairs(fq, i))) : IMPOSSIBLE;
           const from = Math.max(1, lo);
           if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + Math.min(from, cap)]!);
           if (precise < entryBound[n]!) {
@@ -614,8 +618,8 @@ export class MentionIndex implements RankingIndex {
           if (heap.rejects(i, precise)) continue;
         }
         folderParts(d);
-        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, this.namePairs(fq, i), bounds);
-        const score = this.entryScore(i, fq, splits, bounds, scratch, heap);
+        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, pairs === -1 ? this.namePairs(fq, i) : pairs, bounds);
+        const score = this.entryScore(i, fq, splits, bounds, scratch, heap, tail0);
         // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
         if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
           tiers[n] = DROPPED;
@@ -748,12 +752,13 @@ export class MentionIndex implements RankingIndex {
    * Entry i's fuzzy score: the best of its splits (the folder part from `splits`, of its folder,
    * the name part read here), IMPOSSIBLE when q is no subsequence of its path. `bounds` are the
    * entry's name bounds: a split that cannot beat the best so far, or (given `heap`) make the list,
-   * is not read; BELOW when it matches but no split can make the list.
+   * is not read; BELOW when it matches but no split can make the list. `tail`: what nameTail gave
+   * for this entry when scratch still holds it (-1: read it here).
    */
-  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch, heap?: FuzzyHeap): number {
+  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch, heap?: FuzzyHeap, tail = -1): number {
     const m = fq.m;
     const ns = this.nameOffset[i]!;
-    const lo = nameTail(fq, this.names, ns, scratch, this.nameEnd(i));
+    const lo = tail === -1 ? nameTail(fq, this.names, ns, scratch, this.nameEnd(i)) : tail;
     const hi = Math.min(splits.consumed, m);
     if (lo > hi) return IMPOSSIBLE;
     let best = BELOW;
