@@ -3,8 +3,10 @@
 // catalog indices, and the merge orders the shards' lists as one index orders its own: by tier,
 // then catalog order, except fuzzy matches (best score, then shorter name, then catalog order; see
 // FuzzyHeap). Each shard's list is its best `limit` in that order, so the best `limit` of all of
-// them together are among them. Shards take whole folders: the fuzzy tier works each folder out
-// once per keystroke, and a folder split in two would be worked out twice.
+// them together are among them. Shards take whole folders (the fuzzy tier works each folder out
+// once per keystroke, and a folder split in two would be worked out twice), except a folder so big
+// that whole it would leave one shard most of the work (a real /usr/share/man/man1 holds 15% of
+// /usr): its names are dealt out among the shards.
 import { MentionIndex, Tier, type IndexEntry, type PartsTogether, type SearchResult, type SearchState } from "./mention-rank";
 
 /** One shard's answer, in catalog indices, with what the merge orders by and every row's highlights. */
@@ -27,22 +29,38 @@ export function folderHash(path: string, nameStart: number): number {
 }
 
 /**
- * Each entry's shard (0 to shards - 1) from its folder's hash: the fullest folders first, each to
- * the shard holding fewest entries so far, so the shards come out about even.
+ * Each entry's shard (0 to shards - 1) from its folder's hash: folders of more than `splitAbove`
+ * entries dealt out among the shards name by name, then the others whole, the fullest first, each
+ * to the shard holding fewest entries so far, so the shards come out about even.
  */
-export function assignShards(folderOf: Int32Array, shards: number): Uint8Array {
+export function assignShards(folderOf: Int32Array, shards: number, splitAbove = Math.max(SPLIT_AT_LEAST, folderOf.length / 32)): Uint8Array {
   const sizes = new Map<number, number>();
   for (const folder of folderOf) sizes.set(folder, (sizes.get(folder) ?? 0) + 1);
   const load = new Array<number>(shards).fill(0);
   const shardOf = new Map<number, number>();
+  const dealt = new Map<number, number>();
+  for (const [folder, size] of sizes) {
+    if (size <= splitAbove) continue;
+    dealt.set(folder, 0);
+    for (let s = 0; s < shards; s++) load[s]! += Math.floor(size / shards) + (s < size % shards ? 1 : 0);
+  }
   for (const [folder, size] of [...sizes].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+    if (dealt.has(folder)) continue;
     let least = 0;
     for (let s = 1; s < shards; s++) if (load[s]! < load[least]!) least = s;
     shardOf.set(folder, least);
     load[least]! += size;
   }
-  return Uint8Array.from(folderOf, (folder) => shardOf.get(folder)!);
+  return Uint8Array.from(folderOf, (folder) => {
+    const next = dealt.get(folder);
+    if (next === undefined) return shardOf.get(folder)!;
+    dealt.set(folder, next + 1);
+    return next % shards;
+  });
 }
+
+/** The least a folder holds to be dealt out among shards rather than kept whole (see assignShards). */
+const SPLIT_AT_LEAST = 1024;
 
 /**
  * A shard's search: `globals[i]` is the catalog index of its entry i (ascending). When the shards'

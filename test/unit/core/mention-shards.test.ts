@@ -10,9 +10,9 @@ const pathArb = fc
 const entryArb = fc.tuple(pathArb, fc.option(fc.constantFrom("auth backend", "bar tag"), { nil: undefined })).map(([path, other]) => entryOf(path, other));
 const queryArb = fc.stringMatching(/^[a-z_./éü2 ]{1,6}$/);
 
-/** The entries split as the threads split them, each shard its own index. */
-function shardsOf(entries: IndexEntry[], count: number) {
-  const shardOf = assignShards(Int32Array.from(entries, (e) => folderHash(e.path, e.nameStart)), count);
+/** The entries split as the threads split them (folders of more than `splitAbove` names dealt out), each shard its own index. */
+function shardsOf(entries: IndexEntry[], count: number, splitAbove?: number) {
+  const shardOf = assignShards(Int32Array.from(entries, (e) => folderHash(e.path, e.nameStart)), count, splitAbove);
   return Array.from({ length: count }, (_, s) => {
     const globals = Int32Array.from(entries.flatMap((_, i) => (shardOf[i] === s ? [i] : [])));
     return { index: new MentionIndex(Array.from(globals, (i) => entries[i]!)), globals, state: {} as SearchState };
@@ -20,12 +20,12 @@ function shardsOf(entries: IndexEntry[], count: number) {
 }
 
 describe("mention ranking split across shards", () => {
-  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their counts or not (property)", () => {
+  it("ranks exactly as one index does, keystroke by keystroke with each shard narrowing, telling each other their counts or not, big folders whole or dealt out (property)", () => {
     fc.assert(
-      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.constantFrom("no", "yes", "late"), (entries, q, limit, count, tell) => {
+      fc.property(fc.array(entryArb, { maxLength: 60 }), queryArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 3 }), fc.constantFrom("no", "yes", "late"), fc.constantFrom(1, 2, 4, undefined), (entries, q, limit, count, tell, splitAbove) => {
         const whole = new MentionIndex(entries);
         const wholeState: SearchState = {};
-        const shards = shardsOf(entries, count);
+        const shards = shardsOf(entries, count, splitAbove);
         for (let n = 1; n <= q.length; n++) {
           const typed = q.slice(0, n);
           const expected = whole.search(typed, limit, wholeState);
@@ -73,6 +73,20 @@ describe("mention ranking split across shards", () => {
     entries.forEach((e, i) => folders.set(e.path.slice(0, e.nameStart), (folders.get(e.path.slice(0, e.nameStart)) ?? new Set()).add(shardOf[i]!)));
     for (const shards of folders.values()) assert.equal(shards.size, 1);
     assert.deepEqual([...shardOf].filter((s) => s === 0).length, 6);
+  });
+
+  it("deals a folder of more names than splitAbove out among the shards, name by name, and keeps the shards about even", () => {
+    const paths = [...Array.from({ length: 7 }, (_, k) => `man1/p${k}.1`), ...Array.from({ length: 3 }, (_, k) => `mid/f${k}.ts`), "other/a.ts", "other/b.ts"];
+    const entries = paths.map((p) => entryOf(p));
+    const shardOf = assignShards(Int32Array.from(entries, (e) => folderHash(e.path, e.nameStart)), 2, 4);
+    assert.deepEqual([...shardOf.subarray(0, 7)], [0, 1, 0, 1, 0, 1, 0]);
+    // The dealt folder leaves 4 and 3; the whole ones go to the lighter shard: mid (3) to 1, other (2) to 0.
+    assert.deepEqual([...shardOf.subarray(7)], [1, 1, 1, 0, 0]);
+    // The default deals out only a folder of more than 1024 names and more than a thirty-second of all.
+    const folders = (total: number, big: number) => Int32Array.from({ length: total }, (_, i) => (i < big ? 1 : 2 + (i % 500)));
+    assert.equal(new Set(assignShards(folders(40_000, 1300), 2).subarray(0, 1300)).size, 2);
+    assert.equal(new Set(assignShards(folders(20_000, 1000), 2).subarray(0, 1000)).size, 1, "not more than 1024");
+    assert.equal(new Set(assignShards(folders(100_000, 3000), 2).subarray(0, 3000)).size, 1, "not more than a thirty-second");
   });
 
   it("highlights an entry alone as its index does", () => {
