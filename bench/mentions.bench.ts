@@ -42,9 +42,14 @@ const memory = () => {
 };
 const keystrokes = (queries: string[]) => queries.flatMap((q) => Array.from({ length: q.length }, (_, n) => q.slice(0, n + 1)));
 
-/** Passes over the typed queries before timing (the JIT settles, in every thread), and timed passes. */
+/**
+ * Passes over the typed queries before timing (the JIT settles, in every thread), and timed passes:
+ * five, so that a keystroke's median holds while two of its passes meet the host's noise (with
+ * three, one noisy stretch over two passes moved the p95 over `/usr` from 3.5 to 5.1 ms between
+ * runs of the same code).
+ */
 const WARM_UP_PASSES = 2;
-const TIMED_PASSES = 3;
+const TIMED_PASSES = 5;
 
 /**
  * Per-keystroke times over the typed queries, the same way for every matcher: warm-up passes, then
