@@ -28,6 +28,9 @@ export function folderHash(path: string, nameStart: number): number {
   return hash | 0;
 }
 
+/** The least a folder holds to be dealt out among shards rather than kept whole (see assignShards). */
+const SPLIT_AT_LEAST = 1024;
+
 /**
  * Each entry's shard (0 to shards - 1) from its folder's hash: folders of more than `splitAbove`
  * entries dealt out among the shards name by name, then the others whole, the fullest first, each
@@ -58,9 +61,6 @@ export function assignShards(folderOf: Int32Array, shards: number, splitAbove = 
     return next % shards;
   });
 }
-
-/** The least a folder holds to be dealt out among shards rather than kept whole (see assignShards). */
-const SPLIT_AT_LEAST = 1024;
 
 /**
  * A shard's search: `globals[i]` is the catalog index of its entry i (ascending). When the shards'
