@@ -14,6 +14,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import uFuzzy from "@leeoniya/ufuzzy";
@@ -28,6 +29,7 @@ import { createRuntime } from "../src/server/runtime";
 import { listen } from "../src/server/listen";
 import { createLogger } from "../src/services/logger";
 import { generatePaths } from "./path-generator";
+import { hostExplainsMiss, stealMsNow, stolenBetween } from "./host-steal";
 import { median, percentile, report, round } from "./stats";
 
 const QUERIES = ["button", "userController", "src/util", "readme", "auth_token", "idx", "orderlist", "zzqx", "packages/store", "hook"];
@@ -355,13 +357,25 @@ function waitingCurl(args: string[]): { run(): Promise<void>; stop(): void } {
   };
 }
 
+/** The stall target at 1M paths, ms. */
+const STALL_TARGET_MS = 20;
+/** The beat that stands in for chat streams, ms. */
+const BEAT_MS = 5;
+/** Attempts of the stall bench when the host, not the server, explains a miss (see runMentionsBench). */
+const STALL_ATTEMPTS = 3;
+
 /**
  * The main thread's longest stall while the worker scans, indexes and searches a big project. Run in
  * a process of its own (bench/mentions-stall.ts, see runMentionsBench): in this one the benches
  * before it leave a heap of hundreds of MB, whose collections and page tables would count as the
  * server's stalls.
+ *
+ * The stall is the event loop's longest delay (monitorEventLoopDelay). Beside it, each beat reads
+ * the time the hypervisor took from this VM's CPUs (host-steal.ts), so that the longest gap between
+ * beats (which holds the longest stall) says how much of it the host took: on these shared VMs a
+ * virtual CPU is sometimes stopped for tens of ms, and with it whatever the guest had there.
  */
-export async function stallBench(root: string, count: number): Promise<void> {
+export async function stallBench(root: string, count: number, attempt = 1): Promise<void> {
   const s = await startServer(root);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   // Started now, while this process is small: starting a process copies the starter's page tables
@@ -372,9 +386,20 @@ export async function stallBench(root: string, count: number): Promise<void> {
     // What starting the server left is collected now, not counted as the server's stall.
     gc?.();
     delay.enable();
-    // Streams stand in for chat: a timer that must keep its 5 ms beat all along.
+    const stealAtStart = stealMsNow();
+    // Streams stand in for chat: a timer that must keep its beat all along.
     let beats = 0;
-    const beat = setInterval(() => beats++, 5);
+    let lastBeat = performance.now();
+    let lastSteal = stealAtStart;
+    let longestGap = { ms: 0, stolenMs: 0 };
+    const beat = setInterval(() => {
+      beats++;
+      const now = performance.now();
+      const steal = stealMsNow();
+      if (now - lastBeat > longestGap.ms) longestGap = { ms: now - lastBeat, stolenMs: stolenBetween(lastSteal, steal) };
+      lastBeat = now;
+      lastSteal = steal;
+    }, BEAT_MS);
     let t = performance.now();
     const first = (await (await s.search("u")).json()) as unknown[];
     if (!Array.isArray(first) || first.length === 0) throw new Error(`no results over HTTP: ${JSON.stringify(first)}`);
@@ -387,20 +412,60 @@ export async function stallBench(root: string, count: number): Promise<void> {
     clearInterval(beat);
     delay.disable();
     const longest = delay.max / 1e6;
-    report({ bench: "mentions.main_thread_stall", paths: count, firstSearchMs: round(firstSearchMs, 1), scanRouteMs: round(scanRouteMs, 1), longestStallMs: round(longest, 1), p99StallMs: round(delay.percentile(99) / 1e6, 1), beats, targetMs: 20, meetsTarget: longest < 20 });
+    const meetsTarget = longest < STALL_TARGET_MS;
+    report({
+      bench: "mentions.main_thread_stall",
+      attempt,
+      paths: count,
+      firstSearchMs: round(firstSearchMs, 1),
+      scanRouteMs: round(scanRouteMs, 1),
+      longestStallMs: round(longest, 1),
+      p99StallMs: round(delay.percentile(99) / 1e6, 1),
+      beats,
+      longestBeatGapMs: round(longestGap.ms, 1),
+      hostStolenInLongestGapMs: longestGap.stolenMs,
+      hostStolenMs: stolenBetween(stealAtStart, stealMsNow()),
+      hostExplainsMiss: hostExplainsMiss({ longestStallMs: longest, targetMs: STALL_TARGET_MS, beatMs: BEAT_MS, longestGapMs: longestGap.ms, stolenInGapMs: longestGap.stolenMs }),
+      targetMs: STALL_TARGET_MS,
+      meetsTarget,
+    });
   } finally {
     scanClient.stop();
     await s.stop();
   }
 }
 
-/** Runs a bench entry of this folder in a fresh Node process (its results go to this one's stdout). */
-function inOwnProcess(entry: string, args: string[]): Promise<void> {
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL(entry, import.meta.url)), ...args], { stdio: ["ignore", "inherit", "inherit"] });
+/**
+ * Runs a bench entry of this folder in a fresh Node process; its result lines go to this process's
+ * stdout as they come and are returned, parsed.
+ */
+function inOwnProcess(entry: string, args: string[]): Promise<Record<string, unknown>[]> {
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL(entry, import.meta.url)), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const results: Record<string, unknown>[] = [];
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+    process.stdout.write(`${line}\n`);
+    try {
+      results.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // Not a result line: passed along only.
+    }
+  });
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${entry} exited (${signal ?? code})`))));
+    child.on("close", (code, signal) => (code === 0 ? resolve(results) : reject(new Error(`${entry} exited (${signal ?? code})`))));
   });
+}
+
+/**
+ * The stall bench on a written 1M tree, in fresh processes: again (up to STALL_ATTEMPTS in all) only
+ * when an attempt missed the target and the host's steal explains the miss, so that a miss of the
+ * server's own always stands. Every attempt's line is printed.
+ */
+async function stallAttempts(root: string, count: number): Promise<void> {
+  for (let attempt = 1; attempt <= STALL_ATTEMPTS; attempt++) {
+    const results = await inOwnProcess("mentions-stall.ts", [root, String(count), String(attempt)]);
+    if (!results.some((r) => r.bench === "mentions.main_thread_stall" && r.hostExplainsMiss === true)) return;
+  }
 }
 
 function usrPaths(): string[] {
@@ -433,7 +498,7 @@ export async function runMentionsBench(): Promise<void> {
   const root1m = fs.mkdtempSync(path.join(os.tmpdir(), "parley-stall-bench-"));
   try {
     writeTree(root1m, generatePaths(1_000_000, 11));
-    await inOwnProcess("mentions-stall.ts", [root1m, "1000000"]);
+    await stallAttempts(root1m, 1_000_000);
   } finally {
     fs.rmSync(root1m, { recursive: true, force: true });
   }
