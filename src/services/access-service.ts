@@ -2,20 +2,19 @@
 // sessions they open. The per-start token keeps working for VS Code and the CLI; with neither a
 // password nor a passkey set, nothing changes for users. Nothing here is ever logged.
 import { randomBytes } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { AppError, conflict, invalid, notFound } from "../core/app-error";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { PasskeysRepo } from "../store/passkeys-repo";
 import { hashSessionId, type SessionsRepo } from "../store/sessions-repo";
 import { LoginThrottle } from "./login-throttle";
 import { hashPassword, MIN_PASSWORD_LENGTH, passwordHashSchema, verifyPassword } from "./password-hash";
+
+/**
+ * The WebAuthn library, loaded at the first passkey ceremony: loading it (and its certificate
+ * parsers) takes about 40 ms, a seventh of the server's start-up, for a feature most users never open.
+ */
+const loadWebAuthn = () => import("@simplewebauthn/server");
 
 const PASSWORD_KEY = "access.password";
 export const DEFAULT_SESSION_IDLE_DAYS = 7;
@@ -138,6 +137,7 @@ export class AccessService {
 
   /** Registration options for the signed-in `owner` (its session), user verification required. */
   async registrationOptions(owner: string, rp: RelyingParty) {
+    const { generateRegistrationOptions } = await loadWebAuthn();
     const options = await generateRegistrationOptions({
       rpName: "Parley",
       rpID: rp.rpId,
@@ -153,6 +153,7 @@ export class AccessService {
 
   async verifyRegistration(owner: string, rp: RelyingParty, name: string, response: RegistrationResponseJSON): Promise<PasskeyView> {
     const challenge = this.take(`register:${owner}`, owner, rp);
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     let verified;
     try {
       verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId, requireUserVerification: true });
@@ -170,6 +171,7 @@ export class AccessService {
   async authenticationOptions(attempt: string, rp: RelyingParty) {
     const keys = this.passkeys.list().filter((p) => p.rpId === rp.rpId);
     if (keys.length === 0) throw invalid(`no passkey is registered for ${rp.rpId}`);
+    const { generateAuthenticationOptions } = await loadWebAuthn();
     const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required", allowCredentials: keys.map((p) => ({ id: p.id, transports: p.transports as never })) });
     this.remember(`login:${attempt}`, options.challenge, rp.rpId, attempt);
     return options;
@@ -184,6 +186,7 @@ export class AccessService {
       this.throttle.fail(client);
       throw new AppError("unauthorized", "this passkey is not registered here");
     }
+    const { verifyAuthenticationResponse } = await loadWebAuthn();
     let verified;
     try {
       verified = await verifyAuthenticationResponse({

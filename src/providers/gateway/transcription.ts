@@ -1,8 +1,7 @@
 // Speech to text, two routes: transcription-slice models take multipart audio at
 // {base}/audio/transcriptions; audio-input chat models take an inline `input_audio` part at
 // {base}/chat/completions (the transcription endpoint answers 400 "model does not exist" for them).
-import { FormData } from "undici";
-import { gatewayRequest, UpstreamError, upstreamFailure, type GatewayConnection } from "./http";
+import { gatewayRequest, loadUndici, UpstreamError, upstreamFailure, type GatewayConnection } from "./http";
 
 export type Audio = { bytes: Buffer; mimeType: string; fileName: string };
 
@@ -30,6 +29,7 @@ async function okJson(connection: GatewayConnection, path: string, response: Awa
 }
 
 export async function transcribeMultipart(connection: GatewayConnection, model: string, audio: Audio): Promise<Heard> {
+  const { FormData } = await loadUndici();
   const form = new FormData();
   form.set("model", model);
   form.set("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mimeType }), audio.fileName);

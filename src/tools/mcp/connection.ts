@@ -1,10 +1,8 @@
 // One live connection to an MCP server over stdio or Streamable HTTP, on the official SDK: connect
 // with a time limit, list every tool (paginated), follow `tools/list_changed`, keep the tail of the
 // server's stderr for the status page, and report when the connection ends.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerEntry } from "../../shared/settings";
 
@@ -17,6 +15,20 @@ export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** More tools than any model can use well; the rest are left out (and the status says so). */
 export const MAX_TOOLS = 500;
+
+/**
+ * The SDK, loaded when the first server is connected: loading it (its schemas and validators) takes
+ * about 25 ms, a tenth of the server's start-up, which a start without MCP servers does not need.
+ */
+async function loadSdk() {
+  const [client, stdio, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { ...client, ...stdio, ...http, ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema };
+}
 
 export type McpTool = { name: string; description?: string; inputSchema?: unknown };
 
@@ -38,6 +50,7 @@ export class McpConnection {
   private constructor(
     readonly client: Client,
     private readonly transport: Transport,
+    private readonly stdio: StdioClientTransport | undefined,
   ) {}
 
   get stderrTail(): string {
@@ -45,12 +58,13 @@ export class McpConnection {
   }
 
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    return this.stdio ? this.stdio.pid : null;
   }
 
   static async open(options: ConnectOptions): Promise<{ connection: McpConnection; tools: McpTool[]; truncatedFrom?: number }> {
     const { entry } = options;
-    const transport: Transport =
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadSdk();
+    const stdio =
       entry.transport === "stdio"
         ? new StdioClientTransport({
             command: entry.command!,
@@ -61,11 +75,12 @@ export class McpConnection {
             stderr: "pipe",
             maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
           })
-        : new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit: { headers: options.headers } });
+        : undefined;
+    const transport: Transport = stdio ?? new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit: { headers: options.headers } });
     const client = new Client({ name: "parley", version: "1" }, { capabilities: {} });
-    const connection = new McpConnection(client, transport);
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on("data", (chunk: Buffer) => {
+    const connection = new McpConnection(client, transport, stdio);
+    if (stdio) {
+      stdio.stderr?.on("data", (chunk: Buffer) => {
         connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
       });
     }
