@@ -10,7 +10,9 @@ export { upstreamMessage };
  * undici, loaded on the first request to a gateway: loading it takes about 40 ms, a seventh of the
  * server's start-up, which most starts do not need before a chat is sent.
  */
-export const loadUndici = () => import("undici");
+export const loadUndici = () => (undici ??= import("undici"));
+// Kept: each dynamic import() would resolve the module again (a fraction of a ms, on every request).
+let undici: Promise<typeof import("undici")> | undefined;
 
 let dispatcher: Agent | undefined;
 
