@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseCli, USAGE, type ServeOptions } from "./core/cli-args";
 import { unsupportedNodeMessage } from "./core/node-version";
+import { readyMessage } from "./core/ready-message";
 import { createLogger } from "./services/logger";
 
 declare const PARLEY_VERSION: string | undefined;
@@ -59,8 +60,8 @@ async function serve(options: ServeOptions): Promise<void> {
     fail(`cannot listen on ${options.host}:${options.port ?? "4317+"}: ${(error as Error).message}`, 1);
   });
 
-  // The link for people first, so it is on stderr by the time a client reads the ready line.
-  log.info(`Parley ${VERSION} is ready. Open ${server.url}/?token=${runtime.token}`);
+  // The line for people first, so it is on stderr by the time a client reads the ready line.
+  log.info(readyMessage(VERSION, server.url, runtime.token, process.stderr.isTTY === true));
   process.stdout.write(
     `${JSON.stringify({
       url: server.url,

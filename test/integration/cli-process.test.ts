@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "../../src/store/db";
-import { runCli, startCli } from "../helpers/cli-process";
+import { CLI, runCli, startCli } from "../helpers/cli-process";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { until } from "../helpers/poll";
 import { watcherProcesses } from "../helpers/processes";
@@ -13,7 +14,7 @@ describe("parley serve (process)", function () {
   beforeEach(() => (root = makeTempDir()));
   afterEach(() => removeDir(root));
 
-  it("prints exactly one JSON ready line, logs the login link on stderr, and stops on SIGTERM with 0", async () => {
+  it("prints exactly one JSON ready line, logs where it listens but never the token (stderr is not a terminal here), and stops on SIGTERM with 0", async () => {
     const project = path.join(root, "proj");
     fs.mkdirSync(project);
     const cli = await startCli(["serve", "--project", project, "--home", path.join(root, "home"), "--port", "0"]);
@@ -21,7 +22,8 @@ describe("parley serve (process)", function () {
     assert.match(cli.ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(cli.ready.home, path.join(root, "home"));
     assert.deepEqual(cli.ready.projects.map((p) => p.dir), [project]);
-    assert.ok(cli.stderr().includes(`${cli.ready.url}/?token=${cli.ready.token}`));
+    assert.ok(cli.stderr().includes(`is ready at ${cli.ready.url}`));
+    assert.ok(!cli.stderr().includes(cli.ready.token), "no token in a captured log");
     const projects = await (await fetch(`${cli.ready.url}/api/projects`, { headers: { authorization: `Bearer ${cli.ready.token}` } })).json();
     assert.equal(projects[0].id, cli.ready.projects[0]!.id);
 
@@ -30,6 +32,26 @@ describe("parley serve (process)", function () {
     assert.equal(await cli.exited, 0);
     assert.ok(Date.now() - started < 5_000, "exits within 5 s");
     assert.equal(cli.stdout().trim().split("\n").length, 1, "nothing else on stdout");
+  });
+
+  it("shows the login link to a person at a real terminal (a pseudo-terminal from util-linux `script`)", async function () {
+    if (spawnSync("script", ["--version"]).status !== 0) {
+      console.log("      (skipped: util-linux `script` is not installed)");
+      this.skip();
+    }
+    // `script` runs the server on a pseudo-terminal: stdout and stderr are that terminal, as in a shell.
+    const command = [process.execPath, CLI, "serve", "--port", "0", "--home", path.join(root, "home")].map((a) => `'${a}'`).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "ignore"], detached: true });
+    let screen = "";
+    child.stdout.on("data", (d) => (screen += d));
+    try {
+      await until(() => screen, (text) => /"token":"[^"]+"/.test(text) && /Open http\S+/.test(text), "the ready line and the link on the terminal", 20_000);
+      const token = /"token":"([^"]+)"/.exec(screen)![1]!;
+      const url = /"url":"([^"]+)"/.exec(screen)![1]!;
+      assert.ok(screen.includes(`Open ${url}/?token=${encodeURIComponent(token)}`));
+    } finally {
+      process.kill(-child.pid!, "SIGTERM");
+    }
   });
 
   it("stops with 0 on SIGTERM while the file watcher is still walking a big project, and leaves no watcher behind", async function () {
