@@ -32,18 +32,39 @@ export function stealMsNow(): number[] {
   }
 }
 
-/** What the host took between two readings, over all CPUs, in ms. */
+/**
+ * The most one CPU lost to the host between two readings, as counted (ms). A CPU missing from either
+ * reading counts nothing, never its whole count since boot.
+ */
 export function stolenBetween(before: number[], after: number[]): number {
-  let total = 0;
-  for (let cpu = 0; cpu < after.length; cpu++) total += Math.max(0, (after[cpu] ?? 0) - (before[cpu] ?? 0));
-  return total;
+  let most = 0;
+  for (let cpu = 0; cpu < after.length; cpu++) {
+    if (before[cpu] === undefined || after[cpu] === undefined) continue;
+    most = Math.max(most, after[cpu]! - before[cpu]!);
+  }
+  return most;
 }
 
 /**
- * Whether the host, not the process, explains a missed stall target: the longest gap between the
- * process's beats (which holds its longest stall), less what the host took meanwhile, is within one
- * beat plus the target. A miss the process would have had anyway is never explained away.
+ * What the host surely took from the main thread in a gap of `gapMs` between two readings: the
+ * counts are rounded down to whole 10 ms, so a rise of one count may be almost nothing and only
+ * what is above one count is sure; the CPU that lost the most stands for the main thread's (the two
+ * losing time at once is one loss, not two), and no more than the gap itself.
  */
-export function hostExplainsMiss(m: { longestStallMs: number; targetMs: number; beatMs: number; longestGapMs: number; stolenInGapMs: number }): boolean {
-  return m.longestStallMs >= m.targetMs && m.longestGapMs - m.stolenInGapMs < m.beatMs + m.targetMs;
+export function surelyStolen(before: number[], after: number[], gapMs: number): number {
+  return Math.min(gapMs, Math.max(0, stolenBetween(before, after) - STEAL_TICK_MS));
+}
+
+/** A gap between the process's beats, and what the host surely took in it (see surelyStolen). */
+export type BeatGap = { ms: number; stolenMs: number };
+
+/**
+ * Whether the host, not the process, explains a missed stall target. `longGaps` are all the gaps
+ * between beats of at least the target, so the one holding the longest stall is among them. The
+ * stall lies within its gap, so for every such gap, the stall (or the gap, if shorter) less what the
+ * host surely took in it must be under the target: one long gap without steal, and the miss stands.
+ */
+export function hostExplainsMiss(m: { longestStallMs: number; targetMs: number; longGaps: BeatGap[] }): boolean {
+  if (m.longestStallMs < m.targetMs || m.longGaps.length === 0) return false;
+  return m.longGaps.every((gap) => Math.min(m.longestStallMs, gap.ms) - gap.stolenMs < m.targetMs);
 }
