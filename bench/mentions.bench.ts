@@ -29,7 +29,7 @@ import { createRuntime } from "../src/server/runtime";
 import { listen } from "../src/server/listen";
 import { createLogger } from "../src/services/logger";
 import { generatePaths } from "./path-generator";
-import { hostExplainsMiss, stealMsNow, stolenBetween } from "./host-steal";
+import { hostExplainsMiss, stealMsNow, stolenBetween, surelyStolen, type BeatGap } from "./host-steal";
 import { median, percentile, report, round } from "./stats";
 
 const QUERIES = ["button", "userController", "src/util", "readme", "auth_token", "idx", "orderlist", "zzqx", "packages/store", "hook"];
@@ -282,6 +282,8 @@ async function startServer(projectDir: string) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "parley-bench-home-"));
   const runtime = createRuntime({ home, log: createLogger(() => {}) });
   const server = await listen(runtime, { version: "bench", port: 0 });
+  // The libraries a server loads just after it listens are its start, not a search's stall.
+  await server.warmed;
   const api = (route: string, method = "GET", body?: unknown) =>
     fetch(`${server.url}${route}`, { method, headers: { authorization: `Bearer ${runtime.token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   const project = (await (await api("/api/projects", "POST", { dir: projectDir })).json()) as { id: string };
@@ -371,9 +373,10 @@ const STALL_ATTEMPTS = 3;
  * server's stalls.
  *
  * The stall is the event loop's longest delay (monitorEventLoopDelay). Beside it, each beat reads
- * the time the hypervisor took from this VM's CPUs (host-steal.ts), so that the longest gap between
- * beats (which holds the longest stall) says how much of it the host took: on these shared VMs a
- * virtual CPU is sometimes stopped for tens of ms, and with it whatever the guest had there.
+ * the time the hypervisor took from this VM's CPUs (host-steal.ts), so that every gap between beats
+ * as long as the target (one of them holds the longest stall) says how much of it the host surely
+ * took: on these shared VMs a virtual CPU is sometimes stopped for tens of ms, and with it whatever
+ * the guest had there. `hostStolenMs` is the most one CPU lost over the whole run.
  */
 export async function stallBench(root: string, count: number, attempt = 1): Promise<void> {
   const s = await startServer(root);
@@ -391,12 +394,15 @@ export async function stallBench(root: string, count: number, attempt = 1): Prom
     let beats = 0;
     let lastBeat = performance.now();
     let lastSteal = stealAtStart;
-    let longestGap = { ms: 0, stolenMs: 0 };
+    let longestGap: BeatGap = { ms: 0, stolenMs: 0 };
+    const longGaps: BeatGap[] = [];
     const beat = setInterval(() => {
       beats++;
       const now = performance.now();
       const steal = stealMsNow();
-      if (now - lastBeat > longestGap.ms) longestGap = { ms: now - lastBeat, stolenMs: stolenBetween(lastSteal, steal) };
+      const gap = { ms: now - lastBeat, stolenMs: surelyStolen(lastSteal, steal, now - lastBeat) };
+      if (gap.ms > longestGap.ms) longestGap = gap;
+      if (gap.ms >= STALL_TARGET_MS) longGaps.push(gap);
       lastBeat = now;
       lastSteal = steal;
     }, BEAT_MS);
@@ -423,9 +429,10 @@ export async function stallBench(root: string, count: number, attempt = 1): Prom
       p99StallMs: round(delay.percentile(99) / 1e6, 1),
       beats,
       longestBeatGapMs: round(longestGap.ms, 1),
-      hostStolenInLongestGapMs: longestGap.stolenMs,
+      hostSurelyStolenInLongestGapMs: longestGap.stolenMs,
+      gapsOverTarget: longGaps.length,
       hostStolenMs: stolenBetween(stealAtStart, stealMsNow()),
-      hostExplainsMiss: hostExplainsMiss({ longestStallMs: longest, targetMs: STALL_TARGET_MS, beatMs: BEAT_MS, longestGapMs: longestGap.ms, stolenInGapMs: longestGap.stolenMs }),
+      hostExplainsMiss: hostExplainsMiss({ longestStallMs: longest, targetMs: STALL_TARGET_MS, longGaps }),
       targetMs: STALL_TARGET_MS,
       meetsTarget,
     });

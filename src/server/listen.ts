@@ -5,7 +5,10 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createApp, type AppOptions } from "./app";
 import type { Runtime } from "./runtime";
-import { closeGatewayDispatcher } from "../providers/gateway/http";
+import { closeGatewayDispatcher, loadUndici } from "../providers/gateway/http";
+import { loadWebAuthn } from "../services/access-service";
+import { warmInBackground } from "../services/lazy-module";
+import { loadMcpSdk } from "../tools/mcp/connection";
 
 export const DEFAULT_PORT = 4317;
 const PORT_SEARCH_SPAN = 100;
@@ -22,6 +25,8 @@ export type RunningServer = {
   url: string;
   port: number;
   server: http.Server;
+  /** Resolves once the libraries kept off the start-up path are loaded (see lazy-module.ts). */
+  warmed: Promise<void>;
   close(): Promise<void>;
 };
 
@@ -54,7 +59,8 @@ export async function listen(runtime: Runtime, options: ListenOptions): Promise<
       await closeGatewayDispatcher();
     })());
 
-  return { url: `http://${urlHost}:${port}`, port, server, close };
+  const warmed = warmInBackground([loadUndici, loadMcpSdk, loadWebAuthn]);
+  return { url: `http://${urlHost}:${port}`, port, server, warmed, close };
 }
 
 /**

@@ -7,14 +7,15 @@ import { AppError, conflict, invalid, notFound } from "../core/app-error";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { PasskeysRepo } from "../store/passkeys-repo";
 import { hashSessionId, type SessionsRepo } from "../store/sessions-repo";
+import { lazyModule } from "./lazy-module";
 import { LoginThrottle } from "./login-throttle";
 import { hashPassword, MIN_PASSWORD_LENGTH, passwordHashSchema, verifyPassword } from "./password-hash";
 
 /**
- * The WebAuthn library, loaded at the first passkey ceremony: loading it (and its certificate
+ * The WebAuthn library, loaded after start-up (see lazy-module.ts): loading it (and its certificate
  * parsers) takes about 40 ms, a seventh of the server's start-up, for a feature most users never open.
  */
-const loadWebAuthn = () => import("@simplewebauthn/server");
+export const loadWebAuthn = lazyModule(() => import("@simplewebauthn/server"));
 
 const PASSWORD_KEY = "access.password";
 export const DEFAULT_SESSION_IDLE_DAYS = 7;

@@ -2,17 +2,16 @@
 // for an upstream HTTP failure.
 import type { Agent, Dispatcher } from "undici";
 import { isCredentialHeader } from "../../core/settings-secrets";
+import { lazyModule } from "../../services/lazy-module";
 import { missingVersionHint, upstreamMessage, withoutSecret } from "../../core/upstream-error";
 
 export { upstreamMessage };
 
 /**
- * undici, loaded on the first request to a gateway: loading it takes about 40 ms, a seventh of the
- * server's start-up, which most starts do not need before a chat is sent.
+ * undici, loaded after start-up (see lazy-module.ts): loading it takes about 40 ms, a seventh of the
+ * server's start-up, and nothing needs it before a chat is sent.
  */
-export const loadUndici = () => (undici ??= import("undici"));
-// Kept: each dynamic import() would resolve the module again (a fraction of a ms, on every request).
-let undici: Promise<typeof import("undici")> | undefined;
+export const loadUndici = lazyModule(() => import("undici"));
 
 let dispatcher: Agent | undefined;
 

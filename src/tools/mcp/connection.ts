@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerEntry } from "../../shared/settings";
+import { lazyModule } from "../../services/lazy-module";
 
 export const STDERR_TAIL_CHARS = 4_000;
 /**
@@ -17,10 +18,10 @@ export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const MAX_TOOLS = 500;
 
 /**
- * The SDK, loaded when the first server is connected: loading it (its schemas and validators) takes
- * about 25 ms, a tenth of the server's start-up, which a start without MCP servers does not need.
+ * The SDK, loaded after start-up (see lazy-module.ts): loading it (its schemas and validators) takes
+ * about 25 ms, a tenth of the server's start-up, which nothing needs before an MCP server starts.
  */
-async function loadSdk() {
+export const loadMcpSdk = lazyModule(async () => {
   const [client, stdio, http, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
@@ -28,7 +29,7 @@ async function loadSdk() {
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   return { ...client, ...stdio, ...http, ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema };
-}
+});
 
 export type McpTool = { name: string; description?: string; inputSchema?: unknown };
 
@@ -63,7 +64,7 @@ export class McpConnection {
 
   static async open(options: ConnectOptions): Promise<{ connection: McpConnection; tools: McpTool[]; truncatedFrom?: number }> {
     const { entry } = options;
-    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadSdk();
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadMcpSdk();
     const stdio =
       entry.transport === "stdio"
         ? new StdioClientTransport({
