@@ -39,19 +39,27 @@ describe("parley serve (process)", function () {
       console.log("      (skipped: util-linux `script` is not installed)");
       this.skip();
     }
-    // `script` runs the server on a pseudo-terminal: stdout and stderr are that terminal, as in a shell.
+    // `script` runs the server on a pseudo-terminal: stdout and stderr are that terminal, as in a
+    // shell. The server leads a session of its own there, and ends with it: when `script` goes, the
+    // terminal hangs up (SIGHUP).
     const command = [process.execPath, CLI, "serve", "--port", "0", "--home", path.join(root, "home")].map((a) => `'${a}'`).join(" ");
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "ignore"], detached: true });
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
+    const scriptClosed = new Promise((resolve) => child.once("close", resolve));
     let screen = "";
     child.stdout.on("data", (d) => (screen += d));
+    let url: string | undefined;
     try {
       await until(() => screen, (text) => /"token":"[^"]+"/.test(text) && /Open http\S+/.test(text), "the ready line and the link on the terminal", 20_000);
       const token = /"token":"([^"]+)"/.exec(screen)![1]!;
-      const url = /"url":"([^"]+)"/.exec(screen)![1]!;
+      url = /"url":"([^"]+)"/.exec(screen)![1]!;
       assert.ok(screen.includes(`Open ${url}/?token=${encodeURIComponent(token)}`));
     } finally {
-      process.kill(-child.pid!, "SIGTERM");
+      child.kill("SIGKILL");
+      await scriptClosed;
     }
+    // Gone before afterEach removes its home folder.
+    const gone = () => fetch(`${url}/api/health`).then(() => false, () => true);
+    await until(gone, (isGone) => isGone, "the server ends with its terminal", 10_000);
   });
 
   it("stops with 0 on SIGTERM while the file watcher is still walking a big project, and leaves no watcher behind", async function () {
