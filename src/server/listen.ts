@@ -7,7 +7,7 @@ import { createApp, type AppOptions } from "./app";
 import type { Runtime } from "./runtime";
 import { closeGatewayDispatcher, loadUndici } from "../providers/gateway/http";
 import { loadWebAuthn } from "../services/access-service";
-import { warmInBackground } from "../services/lazy-module";
+import { warmInBackground } from "../core/lazy-module";
 import { loadMcpSdk } from "../tools/mcp/connection";
 
 export const DEFAULT_PORT = 4317;

@@ -7,7 +7,7 @@ import { AppError, conflict, invalid, notFound } from "../core/app-error";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { PasskeysRepo } from "../store/passkeys-repo";
 import { hashSessionId, type SessionsRepo } from "../store/sessions-repo";
-import { lazyModule } from "./lazy-module";
+import { lazyModule } from "../core/lazy-module";
 import { LoginThrottle } from "./login-throttle";
 import { hashPassword, MIN_PASSWORD_LENGTH, passwordHashSchema, verifyPassword } from "./password-hash";
 

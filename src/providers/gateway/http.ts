@@ -2,7 +2,7 @@
 // for an upstream HTTP failure.
 import type { Agent, Dispatcher } from "undici";
 import { isCredentialHeader } from "../../core/settings-secrets";
-import { lazyModule } from "../../services/lazy-module";
+import { lazyModule } from "../../core/lazy-module";
 import { missingVersionHint, upstreamMessage, withoutSecret } from "../../core/upstream-error";
 
 export { upstreamMessage };
@@ -57,7 +57,8 @@ export function endpoint(connection: GatewayConnection, path: string): string {
 type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path" | "method"> & { method?: Dispatcher.HttpMethod };
 
 export async function gatewayRequest(connection: GatewayConnection, path: string, options: RequestOptions = {}) {
-  const [{ request }, dispatcher] = await Promise.all([loadUndici(), gatewayDispatcher()]);
+  const { request } = await loadUndici();
+  const dispatcher = await gatewayDispatcher();
   return request(endpoint(connection, path), {
     method: "GET",
     ...options,
