@@ -41,6 +41,8 @@ export function processWatch(log: (message: string) => void = () => {}): WatchFn
       let started = false;
       let stderr = "";
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+      // Only a diagnostic: a failing pipe must not end Parley (an unheard 'error' would); 'exit' reports the loss.
+      child.stderr?.on("error", () => {});
       child.on("message", (message: WatcherMessage) => {
         if (message.type === "events") onEvents(message.events);
         else if (message.type === "error") log(`watcher: ${message.message}`);

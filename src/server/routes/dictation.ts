@@ -17,6 +17,8 @@ const TOO_LARGE = `the recording is larger than ${MAX_AUDIO_BYTES / 1024 / 1024}
  */
 export const UPLOAD_IDLE_MS = 30_000;
 
+const UNREADABLE = "the multipart body is cut off or malformed; send it again in full";
+
 function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; modelId?: string }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -29,25 +31,37 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
     }
     const result: { audio?: Audio; modelId?: string } = {};
     let tooLarge = false;
+    let settled = false;
     let idle: NodeJS.Timeout | undefined;
-    const giveUp = (error: AppError) => {
+    const settle = (error?: AppError) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(idle);
+      req.off("data", stillArriving);
       req.unpipe(parser);
+      if (!error) return resolve(result);
+      // Lets go of the buffered parts now; what the parser and its streams report after this is
+      // heard (below) and ignored: the answer is already decided.
+      parser.destroy();
       reject(error);
     };
+    const unreadable = () => settle(invalid(UNREADABLE));
     const stillArriving = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => giveUp(invalid(`the recording stopped arriving (nothing for ${idleMs / 1000} s); try again`)), idleMs);
+      idle = setTimeout(() => settle(invalid(`the recording stopped arriving (nothing for ${idleMs / 1000} s); try again`)), idleMs);
     };
     req.on("data", stillArriving);
     // A client that goes away mid-body: nothing more will come, and nobody waits for the answer.
     req.on("close", () => {
-      if (!req.complete) giveUp(invalid("the upload was cut off before it ended"));
+      if (!req.complete) settle(invalid("the upload was cut off before it ended"));
     });
     parser.on("field", (name, value) => {
       if (name === "modelId" && value) result.modelId = value;
     });
     parser.on("file", (name, stream, info) => {
+      // A body cut off inside a part fails that part's stream ("Unexpected end of form"): an 'error'
+      // nobody hears would end the process, so every file stream, read or skipped, has a listener.
+      stream.on("error", unreadable);
       if (name !== "audio") return stream.resume();
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -56,11 +70,10 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
         result.audio = { bytes: Buffer.concat(chunks), mimeType: info.mimeType, fileName: info.filename ?? "audio.wav" };
       });
     });
-    parser.on("error", () => giveUp(invalid("the multipart body could not be read")));
+    parser.on("error", unreadable);
     parser.on("close", () => {
-      clearTimeout(idle);
-      if (tooLarge) reject(new AppError("payload_too_large", TOO_LARGE));
-      else resolve(result);
+      if (tooLarge) settle(new AppError("payload_too_large", TOO_LARGE));
+      else settle();
     });
     stillArriving();
     req.pipe(parser);
