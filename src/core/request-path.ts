@@ -27,10 +27,26 @@ export function canonicalPath(path: string): string {
   return folded.length > 1 ? folded.replace(/\/+$/, "") : folded;
 }
 
-/** True when any spelling of the path names `/api` or something under it. */
+/**
+ * The path a file server would resolve any spelling to (express.static normalises `.` and `..`, the
+ * router does not): decoded, `\` as `/`, dot segments resolved, never above the root, one slash, no
+ * trailing slash. Letter case is kept (hashed bundle names need it); compare lower-cased.
+ */
+export function resolvedPath(path: string): string {
+  const segments: string[] = [];
+  for (const segment of decodeFully(path).replace(/\\/g, "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+const namesApi = (path: string) => path === "/api" || path.startsWith("/api/");
+
+/** True when any spelling of the path names `/api` or something under it, before or after resolving dots. */
 export function isApiPath(path: string): boolean {
-  const canonical = canonicalPath(path);
-  return canonical === "/api" || canonical.startsWith("/api/");
+  return namesApi(canonicalPath(path)) || namesApi(resolvedPath(path).toLowerCase());
 }
 
 const HOST_HEADER = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*))(?::(\d{1,5}))?$/i;

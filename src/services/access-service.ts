@@ -32,13 +32,14 @@ type Challenge = { challenge: string; rpId: string; expiresAt: number; owner: st
 
 export class AccessService {
   private readonly challenges = new Map<string, Challenge>();
-  readonly throttle = new LoginThrottle();
 
   constructor(
     private readonly kv: AppKvRepo,
     private readonly sessions: SessionsRepo,
     private readonly passkeys: PasskeysRepo,
     private readonly idleDays: () => number,
+    /** Replaceable so tests can drive its clock through the 10-minute windows. */
+    readonly throttle: LoginThrottle = new LoginThrottle(),
   ) {}
 
   get idleMs(): number {
@@ -83,16 +84,19 @@ export class AccessService {
     return stored.success && (await verifyPassword(password, stored.data));
   }
 
-  /** A sign-in with the password; throttled per client (429 after 5 failures in 10 minutes). */
+  /** 429 while `client`, or everyone, is locked out of signing in (password and passkeys alike). */
+  ensureLoginOpen(client: string): void {
+    this.throttle.ensureOpen(client);
+  }
+
+  /** A sign-in with the password, throttled (see login-throttle.ts). */
   async login(client: string, password: string): Promise<void> {
-    const locked = this.throttle.lockedFor(client);
-    if (locked > 0) throw new AppError("rate_limited", `too many failed sign-ins; try again in ${Math.ceil(locked / 60_000)} minute(s)`);
+    this.throttle.ensureOpen(client);
     if (!this.passwordSet()) throw invalid("no password is set; use the link Parley printed, or a passkey");
-    if (!(await this.checkPassword(password))) {
-      this.throttle.fail(client);
-      throw new AppError("unauthorized", "that password is not right");
-    }
-    this.throttle.succeed(client);
+    // Counted before the slow hash runs, so guesses sent together cannot all be checked.
+    const attempt = this.throttle.begin(client);
+    if (!(await this.checkPassword(password))) throw new AppError("unauthorized", "that password is not right");
+    attempt.succeeded();
   }
 
   // ---- sessions
@@ -169,7 +173,8 @@ export class AccessService {
   }
 
   /** Sign-in options for an anonymous browser; `attempt` (a cookie of its own) binds the challenge to it. */
-  async authenticationOptions(attempt: string, rp: RelyingParty) {
+  async authenticationOptions(client: string, attempt: string, rp: RelyingParty) {
+    this.throttle.ensureOpen(client);
     const keys = this.passkeys.list().filter((p) => p.rpId === rp.rpId);
     if (keys.length === 0) throw invalid(`no passkey is registered for ${rp.rpId}`);
     const { generateAuthenticationOptions } = await loadWebAuthn();
@@ -179,14 +184,12 @@ export class AccessService {
   }
 
   async verifyAuthentication(client: string, attempt: string, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<void> {
-    const locked = this.throttle.lockedFor(client);
-    if (locked > 0) throw new AppError("rate_limited", `too many failed sign-ins; try again in ${Math.ceil(locked / 60_000)} minute(s)`);
+    this.throttle.ensureOpen(client);
     const challenge = this.take(`login:${attempt}`, attempt, rp);
+    // Counted before the signature is checked, as a password guess is before its hash.
+    const tried = this.throttle.begin(client);
     const key = this.passkeys.byId(response.id);
-    if (!key || key.rpId !== rp.rpId) {
-      this.throttle.fail(client);
-      throw new AppError("unauthorized", "this passkey is not registered here");
-    }
+    if (!key || key.rpId !== rp.rpId) throw new AppError("unauthorized", "this passkey is not registered here");
     const { verifyAuthenticationResponse } = await loadWebAuthn();
     let verified;
     try {
@@ -201,11 +204,8 @@ export class AccessService {
     } catch {
       verified = { verified: false as const };
     }
-    if (!verified.verified) {
-      this.throttle.fail(client);
-      throw new AppError("unauthorized", "the passkey sign-in could not be verified");
-    }
-    this.throttle.succeed(client);
+    if (!verified.verified) throw new AppError("unauthorized", "the passkey sign-in could not be verified");
+    tried.succeeded();
     this.passkeys.used(key.id, verified.authenticationInfo.newCounter);
   }
 

@@ -1,11 +1,11 @@
 // /api/access/*: the optional password, passkeys and browser sessions (contract 6.7), and the plain
 // sign-in page a browser without a session sees once a password or a passkey is set.
 import { randomBytes } from "node:crypto";
-import type { Request, Response, Router } from "express";
+import type { NextFunction, Request, Response, Router } from "express";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { z } from "zod";
-import { invalid } from "../../core/app-error";
-import { parseHostHeader } from "../../core/request-path";
+import { AppError, invalid } from "../../core/app-error";
+import { parseHostHeader, resolvedPath } from "../../core/request-path";
 import type { AccessService, RelyingParty } from "../../services/access-service";
 import { clearSessionCookie, isAuthenticated, sessionId, setSessionCookie, type AccessDeps } from "../middleware/access";
 import { parseWith } from "../middleware/validation";
@@ -134,14 +134,17 @@ export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () =>
   });
 
   router.post("/api/access/login/passkey/options", async (req, res) => {
+    // A locked-out browser hears so first, whatever else is wrong with its request.
+    access.ensureLoginOpen(clientOf(req));
     // The challenge belongs to this browser only: a cookie of its own, short-lived.
     const attempt = randomBytes(24).toString("base64url");
-    const options = await access.authenticationOptions(attempt, relyingParty(req));
+    const options = await access.authenticationOptions(clientOf(req), attempt, relyingParty(req));
     res.setHeader("Set-Cookie", serializeCookie(ATTEMPT_COOKIE, attempt, { httpOnly: true, sameSite: "strict", path: "/api/access/", maxAge: ATTEMPT_TTL_S }));
     res.json(options);
   });
 
   router.post("/api/access/login/passkey/verify", async (req, res) => {
+    access.ensureLoginOpen(clientOf(req));
     const body = parseWith(passkeyLoginBody, req.body);
     const attempt = req.headers.cookie ? parseCookies(req.headers.cookie)[ATTEMPT_COOKIE] : undefined;
     if (!attempt) throw invalid("this passkey sign-in was not started here; start again");
@@ -158,12 +161,41 @@ export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () =>
   return router;
 }
 
-/** With a password or passkey set, a browser without a session gets the sign-in page instead of the app. */
+/** What the sign-in page itself loads (media/webview): open to a browser without a session. */
+const LOGIN_ASSETS = new Set(["/login.js", "/favicon.ico", "/favicon.svg"]);
+/**
+ * The UI's bundle (scripts and styles, the same in every copy of Parley) stays open too: an app whose
+ * session just ended can still load a chunk and show its own signed-out state. No page lives there.
+ */
+const BUNDLE_DIR = "/assets/";
+/** Where the sign-in page is answered in place: its relative links (./login.js, ./api/…) resolve from these. */
+const LOGIN_PAGE_PATHS = new Set(["/", "/index.html"]);
+/** Deeper than this, a path gets a 404 rather than a redirect as long as itself. */
+const MAX_REDIRECT_DEPTH = 32;
+
+/**
+ * With a password or passkey set, a browser without a session gets nothing of the app, whatever the
+ * spelling (`//index.html`, `/%69ndex.html`, `/./`): the decision is made on the path a file server
+ * resolves it to, and it allows only the sign-in page's own files. Any other page or file is the
+ * sign-in page, or a redirect to it where its relative links would not resolve.
+ */
 export function loginGate(deps: AccessDeps) {
-  return (req: Request, res: Response, next: () => void) => {
-    const isPage = req.method === "GET" && (req.path === "/" || req.path === "/index.html");
-    if (!isPage || !deps.access.protectedUi() || isAuthenticated(req, deps)) return next();
-    sendLoginPage(req, res, deps.access);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!deps.access.protectedUi() || isAuthenticated(req, deps)) return next();
+    const resolved = resolvedPath(req.path);
+    const folded = resolved.toLowerCase();
+    if (LOGIN_ASSETS.has(folded) || folded.startsWith(BUNDLE_DIR)) {
+      // Served under the name decided on, not the spelling that asked for it (the file server decodes once more).
+      req.url = encodeURI(LOGIN_ASSETS.has(folded) ? folded : resolved).replace(/[?#]/g, encodeURIComponent);
+      return next();
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") return next(new AppError("unauthorized", "sign in first"));
+    if (LOGIN_PAGE_PATHS.has(req.path)) return sendLoginPage(req, res, deps.access);
+    const depth = req.path.split("/").length - 2;
+    if (depth > MAX_REDIRECT_DEPTH) return next(new AppError("not_found", "no such page"));
+    // Relative, so a server reached through a path prefix (a proxy) lands on its own sign-in page.
+    res.setHeader("Cache-Control", "no-store");
+    res.redirect(302, depth === 0 ? "./login" : `${"../".repeat(depth)}login`);
   };
 }
 
