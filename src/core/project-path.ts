@@ -34,3 +34,19 @@ export function writeRefusal(relPath: string): string | undefined {
   if (parts.length === 1 && parts[0]!.toLowerCase() === ".app.json") return "Parley never lets a tool write .app.json (it holds the project's tool gates)";
   return undefined;
 }
+
+/** Folders where package managers hard-link files from their stores (pnpm, uv, yarn): links there are expected. */
+const DEPENDENCY_FOLDERS = new Set(["node_modules", ".venv", "venv", ".yarn"]);
+
+/** Whether `relPath` lies in a dependency folder, where files with several hard links are normal. */
+export function isDependencyPath(relPath: string): boolean {
+  return relPath.split("/").some((part) => DEPENDENCY_FOLDERS.has(part));
+}
+
+/**
+ * Why a file with other hard links is refused: a hard link is the same file as one elsewhere, which may
+ * lie outside the project (a key, a token), and no path check can see where.
+ */
+export function hardLinkRefusal(relPath: string): string {
+  return `"${relPath}" has other hard links, which may be outside the project, so Parley does not open it; copy it (cp) to work on it`;
+}

@@ -5,7 +5,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import ignore from "ignore";
 import type { z } from "zod";
-import { writeFileAtomic } from "../store/atomic-write";
+import { constants } from "node:fs";
+import { ConfinementError, readConfined, writeConfined } from "../store/confined-files";
+import { hardLinkRefusal, isDependencyPath } from "../core/project-path";
 import { scanWithinBudget } from "../services/project-scan";
 import type { fileArgsSchema } from "./native-tools";
 import { resolveProjectPath } from "./project-files";
@@ -41,24 +43,40 @@ export async function runFileTool(args: FileArgs, options: FileToolOptions): Pro
   }
 }
 
-async function readText(abs: string, rel: string): Promise<Buffer> {
-  let stat;
-  try {
-    stat = await fs.stat(abs);
-  } catch {
-    throw new ToolError(`"${rel}" does not exist`);
-  }
-  if (!stat.isFile()) throw new ToolError(`"${rel}" is not a file`);
-  if (stat.size > MAX_READ_BYTES) throw new ToolError(`"${rel}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB`);
-  const bytes = await fs.readFile(abs);
+/**
+ * A file's bytes, read without following a link swapped in since the path was resolved. A file with
+ * other hard links outside a dependency folder is refused: a hard link can name a file outside the
+ * project (a key, a token), and no path check can tell.
+ */
+async function readConfinedText(root: string, rel: string): Promise<Buffer | null> {
+  const file = await confined(() => readConfined(root, rel, MAX_READ_BYTES));
+  if (file && file.links > 1 && !isDependencyPath(rel)) throw new ToolError(hardLinkRefusal(rel));
+  return file?.bytes ?? null;
+}
+
+async function readText(rel: string, root: string): Promise<Buffer> {
+  const bytes = await readConfinedText(root, rel);
+  if (!bytes) throw new ToolError(`"${rel}" does not exist`);
   if (bytes.subarray(0, 8192).includes(0)) throw new ToolError(`"${rel}" is not a text file`);
   return bytes;
 }
 
+/** Runs a confined file operation, its refusals as tool errors the model can read. */
+async function confined<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ToolError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new ToolError(`cannot reach the file (${code})`);
+    throw error;
+  }
+}
+
 /** Numbered lines, `offset` 1-based, capped like command output. */
 async function read(args: FileArgs, root: string): Promise<string> {
-  const { abs, rel } = await resolveProjectPath(root, args.path, "read");
-  const lines = (await readText(abs, rel)).toString("utf8").split("\n");
+  const { rel } = await resolveProjectPath(root, args.path, "read");
+  const lines = (await readText(rel, root)).toString("utf8").split("\n");
   const start = (args.offset ?? 1) - 1;
   const shown = lines.slice(start, start + (args.limit ?? DEFAULT_READ_LINES));
   const width = String(start + shown.length).length;
@@ -103,8 +121,8 @@ async function search(args: FileArgs, root: string): Promise<string> {
   const hits: string[] = [];
   for (const file of await listed(root, rel)) {
     if (glob && !glob.ignores(file)) continue;
-    const bytes = await fs.readFile(path.join(root, file)).catch(() => undefined);
-    if (!bytes || bytes.length > MAX_READ_BYTES) continue;
+    const bytes = await searchableBytes(path.join(root, file), file);
+    if (!bytes) continue;
     const lines = bytes.toString("utf8").split("\n");
     for (let i = 0; i < lines.length && hits.length < limit; i++) {
       const line = lines[i]!.length > MAX_LINE_CHARS ? lines[i]!.slice(0, MAX_LINE_CHARS) : lines[i]!;
@@ -115,15 +133,18 @@ async function search(args: FileArgs, root: string): Promise<string> {
   return hits.length > 0 ? hits.join("\n") : "(no matches)";
 }
 
-async function currentBytes(abs: string): Promise<Buffer | null> {
+/** A listed file's bytes for search: no link followed, no other hard link, not too big; else skipped. */
+async function searchableBytes(abs: string, rel: string): Promise<Buffer | undefined> {
+  const handle = await fs.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return undefined;
   try {
-    const stat = await fs.stat(abs);
-    if (!stat.isFile()) throw new ToolError("the path names a folder, not a file");
-    return await fs.readFile(abs);
-  } catch (error) {
-    if (error instanceof ToolError) throw error;
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new ToolError(`cannot read the file (${(error as NodeJS.ErrnoException).code})`);
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_READ_BYTES || (stat.nlink > 1 && !isDependencyPath(rel))) return undefined;
+    return await handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -132,14 +153,14 @@ async function currentBytes(abs: string): Promise<Buffer | null> {
  * rename: if something else changed it since, the write is refused rather than clobbering that change.
  */
 async function write(options: FileToolOptions, relPath: string | undefined, next: (before: Buffer | null) => Buffer) {
-  const { abs, rel } = await resolveProjectPath(options.root, relPath, "write");
-  const before = await currentBytes(abs);
+  const { rel } = await resolveProjectPath(options.root, relPath, "write");
+  const before = await readConfinedText(options.root, rel);
   const after = next(before);
-  await fs.mkdir(path.dirname(abs), { recursive: true });
-  const now = await currentBytes(abs);
+  const now = await readConfinedText(options.root, rel);
   if (!sameBytes(before, now)) throw new ToolError(`"${rel}" changed while Parley was writing it; read it again and retry`);
   await options.recordWrite?.(rel, before, after);
-  await writeFileAtomic(abs, after.toString("utf8"));
+  // The folder is resolved again as it is written: a link swapped in since the check fails the write.
+  await confined(() => writeConfined(options.root, rel, after));
   return { path: rel, bytesBefore: before?.length ?? 0, bytesAfter: after.length };
 }
 
