@@ -21,6 +21,7 @@ import { instructionRoutes } from "./routes/instructions";
 import { mentionRoutes } from "./routes/mentions";
 import { toolRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
+import { trustRoutes } from "./routes/trust";
 import { directRoutes } from "./routes/direct";
 import { accessRoutes, loginGate } from "./routes/access";
 import { SseRegistry } from "./sse";
@@ -88,6 +89,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(mentionRoutes(runtime));
   app.use(toolRoutes(runtime));
   app.use(mcpRoutes(runtime));
+  app.use(trustRoutes(runtime));
   app.use(directRoutes(runtime));
   streams.authorized = (req) => isAuthenticated(req, access);
   app.use(accessRoutes(access, () => streams.recheck()));

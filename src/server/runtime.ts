@@ -31,7 +31,9 @@ import { MentionEngine } from "../services/mention-engine";
 import { ConnectionResolver } from "../services/connection-resolver";
 import { PendingInteractions } from "../tools/interactions";
 import { CheckpointsRepo } from "../store/checkpoints-repo";
-import { ProjectTrust } from "../store/project-trust";
+import { ProjectTrustRepo } from "../store/project-trust";
+import { tempJournal } from "../store/temp-journal";
+import { ProjectTrust } from "../services/project-trust";
 import { PasskeysRepo } from "../store/passkeys-repo";
 import { AccessService, DEFAULT_SESSION_IDLE_DAYS } from "../services/access-service";
 import { McpManager } from "../tools/mcp/manager";
@@ -113,12 +115,15 @@ export const DATABASE_FILE_NAME = "store.sqlite";
 export function createRuntime(options: RuntimeOptions): Runtime {
   const databaseFile = path.join(options.home, DATABASE_FILE_NAME);
   const db = openDatabase(databaseFile);
+  // Every atomic write notes its temporary under the home, so a crash's leftovers go at the next start.
+  tempJournal.configure(options.home);
   const events = new EventBus();
   const secrets = options.secrets ?? new FileSecretStore(options.home);
   const appStore = new AppSettingsStore(new AppKvRepo(db), (line) => options.log.warn(line));
   const projects = new ProjectRegistry(new ProjectsRepo(db), events);
   const credentials = new Credentials(secrets);
   const defaults = builtInDefaults({ gatewayBaseUrl: options.gatewayBaseUrl });
+  const trust = new ProjectTrust(new ProjectTrustRepo(new AppKvRepo(db)), options.workspaceTrusted);
   const settings = new SettingsService({
     app: appStore,
     projectRows: new ProjectSettingsRepo(db),
@@ -126,6 +131,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     defaults,
     databaseFile,
+    trust,
   });
   // Quarantine damaged app settings at start, so the stderr line shows up when the user looks.
   appStore.read();
@@ -149,15 +155,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const transaction = <T>(work: () => T): T => db.transaction(work)();
   const toolCache = new McpToolCacheRepo(db);
   const toolCatalog = new ToolCatalog(toolCache);
-  const trust = new ProjectTrust(kv);
   const sessions = new SessionsRepo(db);
   const access = new AccessService(kv, sessions, new PasskeysRepo(db), () => settings.appLayer().access?.sessionIdleDays ?? DEFAULT_SESSION_IDLE_DAYS);
   const mcp = new McpManager({
     cache: toolCache,
     credentials,
-    trust,
     log: options.log,
-    workspaceTrusted: options.workspaceTrusted,
     connectTimeoutMs: options.mcpConnectTimeoutMs,
     callTimeoutMs: options.mcpCallTimeoutMs,
     changed: (projectId) => events.publish({ type: "mcp.changed", data: projectId ? { projectId } : {} }),
@@ -238,9 +241,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     trust,
     tools,
     subagents,
-    directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents, trust }),
+    directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents }),
     gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
     prepare: async () => {
+      // Temporaries that writes killed midway (kill -9, a crash) left in projects and in the home.
+      const { removed } = tempJournal.sweep();
+      if (removed.length > 0) options.log.warn(`removed ${removed.length} temporary file(s) an interrupted write left behind`);
       // Credentials stored before they were bound to origins: bind them to the origins in force now.
       try {
         await settings.bindLegacyCredentials();

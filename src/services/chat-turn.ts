@@ -18,7 +18,6 @@ import type { ChatsRepo } from "../store/chats-repo";
 import { newMessageId, type MessagesRepo, type NewMessage } from "../store/messages-repo";
 import type { ProjectRow } from "../store/projects-repo";
 import type { RecentModelsRepo } from "../store/recent-models-repo";
-import { gatesOf } from "../tools/gate";
 import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
 import type { McpManager } from "../tools/mcp/manager";
 import { runAgentLoop } from "../tools/agent-loop";
@@ -197,7 +196,7 @@ export class ChatTurns {
       resolved,
       messages,
       // `subagent` is offered when the project defines agents to hand work to.
-      tools: offeredTools(context.tools ?? [], gatesOf(settings), context.mcpTools, prepared.snapshot.agents.agents.length > 0),
+      tools: offeredTools(context.tools ?? [], prepared.snapshot.gates, context.mcpTools, prepared.snapshot.agents.agents.length > 0),
       requestExtras: context.requestExtras,
       settings,
       retryBaseMs: this.deps.retryBaseMs ?? 500,

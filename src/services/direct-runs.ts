@@ -9,8 +9,7 @@ import type { Chat } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { MessagesRepo } from "../store/messages-repo";
-import type { ProjectTrust } from "../store/project-trust";
-import { gatesOf, toolGate } from "../tools/gate";
+import { toolGate } from "../tools/gate";
 import { runToolCall } from "../tools/tool-runner";
 import type { ChatService } from "./chat-service";
 import type { ProjectSnapshot } from "./project-snapshot";
@@ -30,7 +29,6 @@ export type DirectRunsDeps = {
   turns: ActiveTurns;
   tools: ToolEnvironment;
   subagents: Subagents;
-  trust: ProjectTrust;
 };
 
 type Turn = { turnId: string; emit: (event: StreamEvent) => void; signal: AbortSignal; root: string };
@@ -43,7 +41,7 @@ export class DirectRuns {
   /** `POST /api/tools/dispatch`: `shell` or an MCP tool, gated like a model's call. */
   async dispatch(snapshot: ProjectSnapshot, chat: Chat, tool: string, args: Record<string, unknown>, callId?: string): Promise<{ callId: string; ok: boolean; output: unknown }> {
     if (!isDispatchable(tool)) throw invalid(`"${tool}" cannot be dispatched directly (only shell and MCP tools); send the text to the model instead`);
-    if (toolGate(tool, gatesOf(snapshot.settings)) === "off") throw new AppError("forbidden", `the tool "${tool}" is off in this project`);
+    if (toolGate(tool, snapshot.gates) === "off") throw new AppError("forbidden", `the tool "${tool}" is off in this project`);
     if (tool.startsWith("mcp__")) {
       // validate() answers undefined when the arguments fit: only a missing manager is "no such tool".
       const mcp = this.deps.tools.deps.mcp;
@@ -60,7 +58,7 @@ export class DirectRuns {
   /** `POST /api/tools/subagent`: the agent's loop as a `subagent` card pair, then its text as an answer. */
   async subagent(snapshot: ProjectSnapshot, chat: Chat, agent: string, task: string): Promise<{ callId: string; agent: string; model: string; output: string }> {
     this.deps.subagents.requireAgent(snapshot, agent);
-    if (toolGate("subagent", gatesOf(snapshot.settings)) === "off") throw new AppError("forbidden", "subagents are off in this project");
+    if (toolGate("subagent", snapshot.gates) === "off") throw new AppError("forbidden", "subagents are off in this project");
     const callId = newId("call");
     return this.inTurn(snapshot, chat, async (turn) => {
       let model = this.deps.subagents.modelFor(snapshot, chat, agent) ?? "";
@@ -83,15 +81,14 @@ export class DirectRuns {
   async action(snapshot: ProjectSnapshot, chat: Chat, actionId: string): Promise<{ callId: string; ok: boolean; output: unknown }> {
     const action = snapshot.actions.actions.find((a) => a.id === actionId);
     if (!action) throw new AppError("not_found", `no action "${actionId}" in this project`);
+    // Whatever an action runs (a command, a tool, an agent), it came with the repository: it runs only
+    // in a project the user trusts (contract 7.1), whatever its form.
+    if (!snapshot.trusted) {
+      throw new AppError("forbidden", `this project is not trusted to run its actions ("${actionId}"); review and trust it in Settings, This project`);
+    }
     const run = action.run;
     if (!run) throw invalid(`the action "${actionId}" has nothing to run`);
-    if ("shell" in run) {
-      // A command that came with the repository runs only in a project the user trusts.
-      if (!this.deps.trust.isTrusted(snapshot.project.id)) {
-        throw new AppError("forbidden", `this project is not trusted to run "${run.shell}"; trust it in Settings, MCP servers`);
-      }
-      return this.dispatch(snapshot, chat, "shell", { cmd: run.shell });
-    }
+    if ("shell" in run) return this.dispatch(snapshot, chat, "shell", { cmd: run.shell });
     return this.dispatch(snapshot, chat, run.tool, run.arguments ?? {});
   }
 

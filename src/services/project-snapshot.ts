@@ -5,7 +5,8 @@ import { isPlainObject, type JsonObject } from "../core/settings-merge";
 import type { LayerIssue } from "../core/settings-validate";
 import { actionSchema, agentSchema, type Action, type Agent } from "../shared/agents";
 import { storedPromptSchema, type StoredPrompt } from "../shared/prompts";
-import type { ResolvedSettings } from "../shared/settings";
+import type { ResolvedSettings, ToolGate } from "../shared/settings";
+import { gatesOf, untrustedGates } from "../tools/gate";
 import type { ProjectRow } from "../store/projects-repo";
 import { parseEntries } from "./project-entries";
 import type { ProjectLayer } from "./settings-service";
@@ -20,7 +21,17 @@ export class ProjectSnapshot {
     readonly layer: ProjectLayer,
     /** defaults < app < this layer, computed on first use. */
     private readonly resolve: (projectValue: JsonObject) => ResolvedSettings,
+    /** Whether the user trusts what this layer brings (contract 7.1); until then its gates only tighten. */
+    readonly trusted: boolean,
   ) {}
+
+  /**
+   * The tool gates in force. An untrusted project's gates only tighten the user's own (defaults < app):
+   * its `allow` counts for no more than the user's gate, its `off` and `ask` apply at once.
+   */
+  get gates(): Record<string, ToolGate> {
+    return this.once("gates", () => (this.trusted ? gatesOf(this.settings) : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0]))));
+  }
 
   /** defaults < app < project, unredacted: for server-side use only. */
   get settings(): ResolvedSettings {

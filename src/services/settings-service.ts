@@ -25,6 +25,7 @@ import type { AppSettings, Provenance, ResolvedSettings } from "../shared/settin
 import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
 import { KeyedMutex } from "./keyed-mutex";
+import type { ProjectTrust } from "./project-trust";
 
 const DB_BACKED_FLAG = "__dbBacked";
 /** The layer of a project without settings: one object, so what is worked out from it is reused. */
@@ -57,6 +58,8 @@ export type SettingsServiceDeps = {
   events: EventBus;
   defaults: JsonObject;
   databaseFile: string;
+  /** Whether the user trusts what a project's layer brings; absent, no project is trusted. */
+  trust?: ProjectTrust;
 };
 
 export class SettingsService {
@@ -160,7 +163,10 @@ export class SettingsService {
       const current = await this.readProjectLayer(project);
       if (!current.raw) throw unreadableFile(current);
       const { [DB_BACKED_FLAG]: _flag, ...raw } = current.raw;
-      await this.store(project, await change(raw), current.dbBacked);
+      const next = await change(raw);
+      await this.store(project, next, current.dbBacked);
+      // What Parley writes for the user keeps the trust the project had (contract 7.1).
+      this.deps.trust?.keepAcross(project.id, raw, next);
       return this.readProjectLayer(project);
     });
     this.deps.events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
@@ -227,7 +233,9 @@ export class SettingsService {
 
   /** One read of the project, for everything a request needs from it. */
   async snapshot(project: ProjectRow): Promise<ProjectSnapshot> {
-    return new ProjectSnapshot(project, await this.readProjectLayer(project), (value) => this.resolveWith(value));
+    const layer = await this.readProjectLayer(project);
+    const trusted = this.deps.trust?.isTrusted(project.id, layer.raw) ?? false;
+    return new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted);
   }
 
   /**

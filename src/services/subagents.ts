@@ -9,7 +9,7 @@ import type { StreamEvent } from "../shared/stream-events";
 import type { Usage } from "../shared/usage";
 import type { MessagesRepo } from "../store/messages-repo";
 import { runAgentLoop } from "../tools/agent-loop";
-import { gatesOf, toolGate } from "../tools/gate";
+import { toolGate } from "../tools/gate";
 import { NATIVE_TOOLS } from "../tools/native-tools";
 import { offeredTools } from "../tools/offered-tools";
 import type { ProjectSnapshot } from "./project-snapshot";
@@ -62,7 +62,7 @@ export class Subagents {
       return { ok: false, output: (error as Error).message, model: modelId };
     }
     const prompt = agent.promptId ? this.prompts.find(snapshot, agent.promptId) : undefined;
-    const gates = gatesOf(snapshot.settings);
+    const gates = snapshot.gates;
     const mcpTools = this.env.deps.mcp?.toolsFor(snapshot) ?? [];
     const candidates = agent.tools ?? [...NATIVE_TOOLS.map((t) => t.name), ...mcpTools.map((t) => t.id)];
     // The agent's allowlist under the project's gates; a listed tool that is `off` is silently not offered.

@@ -7,7 +7,6 @@ import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from ".
 import type { StreamEvent } from "../shared/stream-events";
 import type { Usage } from "../shared/usage";
 import type { CheckpointsRepo } from "../store/checkpoints-repo";
-import { gatesOf } from "../tools/gate";
 import type { PendingInteractions } from "../tools/interactions";
 import type { McpManager } from "../tools/mcp/manager";
 import type { SubagentRunner, ToolRunContext } from "../tools/tool-runner";
@@ -57,7 +56,7 @@ export class ToolEnvironment {
       root: params.root,
       signal: params.signal,
       tools: new Set(params.tools),
-      gates: gatesOf(snapshot.settings),
+      gates: snapshot.gates,
       emit: params.emit,
       interactions: this.deps.interactions,
       recordWrite: (path, before, after) => this.deps.checkpoints.record(turnId, chatId, path, before, after),

@@ -2,7 +2,6 @@
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
 // the project gate has the last word, and agent files and skills are injected when it allows.
 import type { OfferableMcpTool } from "../tools/offered-tools";
-import { gatesOf } from "../tools/gate";
 import { effectiveChat } from "../core/effective-chat";
 import { NATIVE_TOOLS } from "../tools/native-tools";
 import type { Chat } from "../shared/chats";
@@ -33,7 +32,7 @@ export class PromptTurnContext implements TurnContextProvider {
       { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },
       prompt?.preset ?? null,
       {
-        gates: gatesOf(settings),
+        gates: snapshot.gates,
         agentFiles: settings.agentFiles !== false,
         skills: settings.skills !== false,
       },

@@ -7,7 +7,7 @@ import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, s
 import { dictationResultSchema } from "./dictation";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import { mentionSearchQuerySchema, rankedMentionSchema } from "./mentions";
-import { createProjectBodySchema, projectSchema } from "./projects";
+import { createProjectBodySchema, projectSchema, trustBodySchema, trustStateSchema } from "./projects";
 import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
 import {
   appSettingsPatchSchema,
@@ -113,9 +113,6 @@ export const mcpServerStatusSchema = z.object({
 });
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 
-/** POST /api/projects/:id/trust: whether the project's own commands may run. */
-export const trustBodySchema = z.strictObject({ trusted: z.boolean() });
-
 // ---- Access: password, passkeys and browser sessions (contract 6.7) ------------------------------
 
 export const accessStatusSchema = z.object({ passwordSet: z.boolean(), passkeys: z.number(), authenticated: z.boolean() });
@@ -172,7 +169,7 @@ export const apiRoutes = {
   "POST /api/tools/subagent": { body: subagentBodySchema, response: subagentResultSchema },
   /** `shell` or an MCP tool; stays open while its approval waits. 400 file tools or bad MCP arguments, 403 off. */
   "POST /api/tools/dispatch": { body: dispatchBodySchema, response: dispatchResultSchema },
-  /** 403 for a shell action in a project the user has not trusted. */
+  /** 403 for any action of a project the user has not trusted (contract 7.1). */
   "POST /api/actions/:id/run": { body: actionRunBodySchema, response: dispatchResultSchema },
   "GET /api/agents": { query: projectDirQuerySchema, response: z.array(agentEntrySchema) },
   /** Sets (or with null clears) an agent's prompt in `.app.json`; 404 unknown agent or prompt. */
@@ -188,6 +185,9 @@ export const apiRoutes = {
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },
   /** Starts or restarts a server; 400 while it waits for the project's trust. */
   "POST /api/mcp/servers/:id/restart": { query: projectDirQuerySchema, response: noContent },
+  /** What the repository's `.app.json` brings that waits for the user's trust, and whether it has it (contract 7.1). */
+  "GET /api/projects/:id/trust": { response: trustStateSchema },
+  /** 409 under VS Code's Restricted Mode, or while `.app.json` cannot be parsed. */
   "POST /api/projects/:id/trust": { body: trustBodySchema, response: trustBodySchema },
 
   "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },

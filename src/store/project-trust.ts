@@ -1,18 +1,29 @@
-// Which projects the user trusts to run the commands their `.app.json` brings (MCP stdio servers,
-// shell actions). Kept in the app database, never in the project: a repository cannot trust itself.
+// Table app_kv, keys `trust.<projectId>`: the record of what the user trusted in a project (a
+// fingerprint and each entry's hash). Kept in the app database, never in the project: a repository
+// cannot trust itself.
+import { parseTrustRecord, type TrustRecord } from "../core/trust-subject";
 import type { AppKvRepo } from "./app-kv-repo";
 
 const PREFIX = "trust.";
 
-export class ProjectTrust {
+export class ProjectTrustRepo {
   constructor(private readonly kv: AppKvRepo) {}
 
-  isTrusted(projectId: string): boolean {
-    return this.kv.get(PREFIX + projectId)?.value === "true";
+  /** The stored record; undefined when there is none or it is not one (an older Parley's bare `"true"`). */
+  get(projectId: string): TrustRecord | undefined {
+    return parseTrustRecord(this.kv.get(PREFIX + projectId)?.value);
   }
 
-  set(projectId: string, trusted: boolean): void {
-    if (trusted) this.kv.set(PREFIX + projectId, "true");
-    else this.kv.delete(PREFIX + projectId);
+  /** Whether a row exists at all, record or not (an older Parley's trust lapses, it does not vanish). */
+  has(projectId: string): boolean {
+    return this.kv.get(PREFIX + projectId) !== undefined;
+  }
+
+  put(projectId: string, record: TrustRecord): void {
+    this.kv.set(PREFIX + projectId, JSON.stringify(record));
+  }
+
+  delete(projectId: string): void {
+    this.kv.delete(PREFIX + projectId);
   }
 }

@@ -32,6 +32,9 @@ describe("web UI: direct runs of agents and tools from the composer", function (
       path.join(stack.projectDir, ".app.json"),
       JSON.stringify({ agents: [{ name: "reviewer", description: "Reviews", model: "fake/tools" }], toolGates: { shell: "allow" } }),
     );
+    // The repository's `allow` counts once the user trusts the project (contract 7.1).
+    const projectId = (await (await stack.api("GET", "/api/projects")).json())[0].id;
+    assert.equal((await stack.api("POST", `/api/projects/${projectId}/trust`, { trusted: true })).status, 200);
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("heading", { name: "Chats" }).waitFor();
   });

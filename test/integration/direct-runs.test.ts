@@ -29,6 +29,8 @@ describe("direct runs from the composer", function () {
     f = await startChatFixture();
     q = f.s.projectDir;
     project();
+    // The user's own gate: the repository's `allow` counts only once the project is trusted (contract 7.1).
+    await f.s.api("PATCH", "/api/settings/app", { toolGates: { shell: "allow" } });
   });
   afterEach(() => f.stop());
 
@@ -120,8 +122,7 @@ describe("direct runs from the composer", function () {
 
   it("dispatches an MCP tool whose arguments fit its schema (picker syntax from the composer)", async () => {
     const everything = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    project({ toolGates: { "mcp__everything__get-sum": "allow" } });
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", transport: "stdio", command: process.execPath, args: [everything, "stdio"] }] });
+    await f.s.api("PATCH", "/api/settings/app", { toolGates: { "mcp__everything__get-sum": "allow" }, mcpServers: [{ id: "everything", transport: "stdio", command: process.execPath, args: [everything, "stdio"] }] });
     await f.s.api("POST", `/api/mcp/servers/everything/restart?projectDir=${encodeURIComponent(q)}`);
     const chat = await newChat(f, { modelId: "fake/echo" });
     const route = await (await f.s.api("POST", "/api/composer/route", { projectDir: q, text: "@mcp__everything__get-sum:a=`2` b=`3`" })).json();

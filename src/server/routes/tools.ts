@@ -1,7 +1,7 @@
 // Tool routes: the project's tool catalog with gates, approvals and answers for a waiting turn, and
 // the revert of a turn's file changes.
 import type { Router } from "express";
-import { notFound } from "../../core/app-error";
+import { AppError, notFound } from "../../core/app-error";
 import type { ChatService } from "../../services/chat-service";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
@@ -9,7 +9,7 @@ import { revertTurn } from "../../services/turn-revert";
 import { answerBodySchema, approvalBodySchema, revertBodySchema, type CatalogTool } from "../../shared/tools";
 import type { CheckpointsRepo } from "../../store/checkpoints-repo";
 import type { McpManager } from "../../tools/mcp/manager";
-import { gatesOf, toolGate } from "../../tools/gate";
+import { toolGate } from "../../tools/gate";
 import type { PendingInteractions } from "../../tools/interactions";
 import { NATIVE_TOOLS } from "../../tools/native-tools";
 import { parseWith } from "../middleware/validation";
@@ -29,7 +29,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
 
   router.get("/api/tools/catalog", async (req, res) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(req.query.projectDir));
-    const gates = gatesOf(snapshot.settings);
+    const gates = snapshot.gates;
     const tools: CatalogTool[] = [
       ...NATIVE_TOOLS.map((t) => ({ name: t.name, kind: "native" as const, description: t.description, parameters: t.parameters, gate: toolGate(t.name, gates) })),
       ...deps.mcp.toolsFor(snapshot).map((t) => ({ name: t.id, kind: "mcp" as const, description: t.description, ...(t.parameters ? { parameters: t.parameters } : {}), serverId: t.serverId, server: t.serverId, gate: toolGate(t.id, gates) })),
@@ -37,9 +37,15 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
     res.json(tools);
   });
 
-  router.post("/api/chats/:id/approvals/:callId", (req, res) => {
+  router.post("/api/chats/:id/approvals/:callId", async (req, res) => {
     const body = parseWith(approvalBodySchema, req.body);
-    deps.chatService.get(req.params.id);
+    const chat = deps.chatService.get(req.params.id);
+    if (body.remember === true && body.decision === "allow") {
+      // "Always allow" writes an `allow` gate into the project: in an untrusted project that loosening
+      // would not count, so the user trusts the project first ("Trust and allow"). The call keeps waiting.
+      const snapshot = await deps.settings.snapshot(deps.projects.byId(chat.projectId));
+      if (!snapshot.trusted) throw new AppError("forbidden", "this project is not trusted, so Parley cannot always allow a tool in it; trust the project (Settings, This project) and allow again, or allow just this call");
+    }
     if (!deps.interactions.approve(req.params.id, req.params.callId, { decision: body.decision, remember: body.remember === true })) {
       throw notFound(`no call ${req.params.callId} is waiting for an approval in this chat`);
     }

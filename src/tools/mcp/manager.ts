@@ -1,5 +1,5 @@
 // The MCP client manager (contract 6.4): servers start on first need and keep running; a changed
-// config restarts a server; a crashed one is restarted with backoff; a project-defined stdio server
+// config restarts a server; a crashed one is restarted with backoff; a project-defined server (stdio or http)
 // waits for the user's trust; the tools each server lists go to the MCP tool cache (so catalogs show
 // them before the server is up); calls are validated against the tool's schema, bounded by a timeout
 // and by cancel; shutdown stops every child.
@@ -13,7 +13,6 @@ import type { Logger } from "../../services/logger";
 import type { ProjectSnapshot } from "../../services/project-snapshot";
 import type { McpServerEntry } from "../../shared/settings";
 import type { McpToolCacheRepo } from "../../store/mcp-tool-cache-repo";
-import type { ProjectTrust } from "../../store/project-trust";
 import { mcpToolId } from "../native-tools";
 import { ToolError } from "../tool-error";
 import { describeError, McpConnection, type McpTool } from "./connection";
@@ -42,10 +41,7 @@ export type McpToolEntry = { id: string; serverId: string; tool: string; descrip
 export type McpManagerDeps = {
   cache: McpToolCacheRepo;
   credentials: Credentials;
-  trust: ProjectTrust;
   log: Logger;
-  /** VS Code's Workspace Trust: an untrusted workspace never runs project commands. */
-  workspaceTrusted?: () => boolean;
   connectTimeoutMs?: number;
   callTimeoutMs?: number;
   /** A server changed state (the project's id for a project server): open status pages reload. */
@@ -84,9 +80,9 @@ export class McpManager {
 
   constructor(private readonly deps: McpManagerDeps) {}
 
-  private needsTrust(config: McpServerConfig, projectId: string): boolean {
-    if (config.scope !== "project" || config.entry.transport !== "stdio") return false;
-    return !this.deps.trust.isTrusted(projectId) || this.deps.workspaceTrusted?.() === false;
+  /** A project's own server (stdio or http) waits for the user's trust: no process starts, no request leaves. */
+  private needsTrust(config: McpServerConfig, snapshot: ProjectSnapshot): boolean {
+    return config.scope === "project" && !snapshot.trusted;
   }
 
   /** The status of every server the project has, started or not. */
@@ -103,7 +99,7 @@ export class McpManager {
         toolCount: (instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id)).length,
         ...(entry.transport === "stdio" ? { command: commandLine(entry) } : {}),
       };
-      if (this.needsTrust(config, snapshot.project.id)) return { ...base, status: "untrusted" as const };
+      if (this.needsTrust(config, snapshot)) return { ...base, status: "untrusted" as const };
       if (!instance || entry.enabled === false) return { ...base, status: "stopped" as const };
       const detail = instance.error ?? instance.warning;
       return {
@@ -123,7 +119,7 @@ export class McpManager {
     const configs = configuredServers(snapshot.settings, snapshot.layer.value);
     this.projects.add(snapshot.project.id);
     const wanted = new Set(
-      configs.filter((c) => c.entry.enabled !== false && !this.needsTrust(c, snapshot.project.id)).map((c) => instanceKey(c, snapshot.project.id)),
+      configs.filter((c) => c.entry.enabled !== false && !this.needsTrust(c, snapshot)).map((c) => instanceKey(c, snapshot.project.id)),
     );
     for (const [key, instance] of this.instances) {
       if (key.startsWith(`project:${snapshot.project.id}:`) && !wanted.has(key)) {
@@ -132,7 +128,7 @@ export class McpManager {
       }
     }
     for (const config of configs) {
-      if (config.entry.enabled === false || this.needsTrust(config, snapshot.project.id)) continue;
+      if (config.entry.enabled === false || this.needsTrust(config, snapshot)) continue;
       const existing = this.instances.get(instanceKey(config, snapshot.project.id));
       if (existing && existing.config.fingerprint === config.fingerprint && !existing.stopped) continue;
       void this.start(config, snapshot);
@@ -142,7 +138,7 @@ export class McpManager {
   async restart(snapshot: ProjectSnapshot, serverId: string): Promise<void> {
     const config = configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === serverId);
     if (!config) throw new ToolError(`no MCP server "${serverId}" in this project`);
-    if (this.needsTrust(config, snapshot.project.id)) throw new ToolError(`the project is not trusted to run "${commandLine(config.entry)}"`);
+    if (this.needsTrust(config, snapshot)) throw new ToolError(`the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`);
     this.projects.add(snapshot.project.id);
     await this.start(config, snapshot).catch(() => {});
   }
@@ -150,7 +146,7 @@ export class McpManager {
   /** The MCP tools the project's enabled, trusted servers offer (from the cache until they are up). */
   toolsFor(snapshot: ProjectSnapshot): McpToolEntry[] {
     return configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
-      if (config.entry.enabled === false || this.needsTrust(config, snapshot.project.id)) return [];
+      if (config.entry.enabled === false || this.needsTrust(config, snapshot)) return [];
       const instance = this.current(config, snapshot.project.id);
       const tools = instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id);
       return tools.map((tool) => ({ id: mcpToolId(config.entry.id, tool.name), serverId: config.entry.id, tool: tool.name, description: tool.description ?? "", parameters: tool.inputSchema }));
@@ -162,7 +158,7 @@ export class McpManager {
     const match = /^mcp__([a-z0-9-]{1,32})__(.+)$/.exec(toolId);
     const config = match ? configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === match[1]) : undefined;
     if (!match || !config || config.entry.enabled === false) throw new ToolError(`no MCP server offers "${toolId}" in this project`);
-    if (this.needsTrust(config, snapshot.project.id)) throw new ToolError(`the project is not trusted to run "${commandLine(config.entry)}"; trust it in Settings, MCP servers`);
+    if (this.needsTrust(config, snapshot)) throw new ToolError(`the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`);
     this.ensure(snapshot);
     const instance = this.instances.get(instanceKey(config, snapshot.project.id));
     if (!instance) throw new ToolError(`the MCP server "${config.entry.id}" is not running`);

@@ -32,6 +32,8 @@ describe("UI direct-run routes against the server", function () {
         toolGates: { shell: "allow" },
       }),
     );
+    // The user's own gate: the repository's `allow` counts only once the project is trusted (contract 7.1).
+    await server.api("PATCH", "/api/settings/app", { toolGates: { shell: "allow" } });
     const project = await (await server.api("POST", "/api/projects", { dir: server.projectDir })).json();
     chatId = (await (await server.api("POST", `/api/projects/${project.id}/chats`, { title: "Direct" })).json()).id;
   });

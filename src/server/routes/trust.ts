@@ -1,0 +1,42 @@
+// A project's trust (contract 7.1): what the repository's `.app.json` brings that waits for it, and the
+// switch (which answers `{trusted}`; the state is a GET away). Trusting starts the project's MCP servers that waited; distrust stops them.
+import type { Router } from "express";
+import { conflict } from "../../core/app-error";
+import type { EventBus } from "../../services/event-bus";
+import type { ProjectRegistry } from "../../services/project-registry";
+import type { ProjectTrust } from "../../services/project-trust";
+import type { SettingsService } from "../../services/settings-service";
+import { trustBodySchema } from "../../shared/projects";
+import type { McpManager } from "../../tools/mcp/manager";
+import { parseWith } from "../middleware/validation";
+import { routeRouter } from "./router";
+
+export type TrustRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; mcp: McpManager; trust: ProjectTrust; events: EventBus };
+
+export function trustRoutes(deps: TrustRoutesDeps): Router {
+  const router = routeRouter();
+
+  router.get("/api/projects/:id/trust", async (req, res) => {
+    const project = deps.projects.byId(req.params.id);
+    const layer = await deps.settings.readProjectLayer(project);
+    res.json(deps.trust.state(project.id, layer.raw));
+  });
+
+  router.post("/api/projects/:id/trust", async (req, res) => {
+    const body = parseWith(trustBodySchema, req.body);
+    const project = deps.projects.byId(req.params.id);
+    const layer = await deps.settings.readProjectLayer(project);
+    if (body.trusted && deps.trust.restricted) {
+      throw conflict("VS Code's Restricted Mode is on for this workspace: trust the workspace in VS Code (Manage Workspace Trust) first");
+    }
+    if (body.trusted && !layer.raw) throw conflict(`${layer.error ?? "the project settings cannot be read"}; fix the file before trusting what it holds`);
+    if (body.trusted) deps.trust.trust(project.id, layer.raw);
+    else deps.trust.distrust(project.id);
+    deps.mcp.ensure(await deps.settings.snapshot(project));
+    deps.events.publish({ type: "mcp.changed", data: { projectId: project.id } });
+    deps.events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
+    res.json({ trusted: deps.trust.isTrusted(project.id, layer.raw) });
+  });
+
+  return router;
+}
