@@ -40,6 +40,8 @@ export async function runShell(args: z.infer<typeof shellArgsSchema>, options: {
   const child = spawn("/bin/sh", ["-c", args.cmd], { cwd, env: shellEnvironment(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk));
+  // A pipe that fails ends the output, not Parley: `close` still settles the call below.
+  for (const pipe of [child.stdout!, child.stderr!]) pipe.on("error", () => {});
 
   let timedOut = false;
   let killTimer: NodeJS.Timeout | undefined;

@@ -84,6 +84,8 @@ export class McpConnection {
       stdio.stderr?.on("data", (chunk: Buffer) => {
         connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
       });
+      // Only the status page reads it: a failing pipe must not end Parley (the SDK reports the exit).
+      stdio.stderr?.on("error", () => {});
     }
     client.onclose = () => {
       if (!connection.closedByUs) options.onClosed(connection.exitDescription());
