@@ -38,7 +38,8 @@ export class ParleyHost implements vscode.Disposable {
       secrets: new VscodeSecretStore(this.context.secrets),
       gatewayBaseUrl: process.env.APP_GATEWAY_BASE_URL || undefined,
       gatewayAuthUrl: process.env.APP_GATEWAY_AUTH_URL || undefined,
-      // Restricted mode: commands a repository brings (project MCP servers) never run.
+      // Restricted Mode: every project counts as untrusted (contract 7.1): its actions, its MCP servers
+      // and its loosening gates wait; workspaceTrustGranted() lifts it without a restart.
       workspaceTrusted: () => vscode.workspace.isTrusted,
     });
     // Projects first: a panel that loads as soon as the server listens finds the workspace already there.
@@ -50,7 +51,10 @@ export class ParleyHost implements vscode.Disposable {
       port: config.get<number>("server.port") ?? 0,
       trustedOrigins: this.trustedOrigins,
     });
-    this.context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.registerFolders()));
+    this.context.subscriptions.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.registerFolders()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceTrustGranted()),
+    );
     this.output.appendLine(`Parley is listening on ${this.server.url}`);
   }
 
@@ -63,6 +67,20 @@ export class ParleyHost implements vscode.Disposable {
       projects.push(await this.services.projects.resolveDir(folder.uri.fsPath));
     }
     return projects;
+  }
+
+  /**
+   * Restricted Mode ended (VS Code never takes trust back without restarting the extension host). The
+   * projects' own entries count again, each under its own trust: an app-wide settings change makes the
+   * MCP manager re-check every project whose servers were needed (a project trusted before starts its
+   * servers now), and open UIs reload settings, tool gates and MCP status; a change per project makes
+   * them reload that project's trust state, as trusting it on the This project page does.
+   */
+  private workspaceTrustGranted(): void {
+    const { events, projects } = this.services;
+    this.output.appendLine("The workspace is trusted now: Restricted Mode no longer holds back the projects' own settings");
+    events.publish({ type: "settings.changed", data: { scope: "app" } });
+    for (const project of projects.list()) events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
   }
 
   /** The server's address as the webview or a browser can reach it (remote setups forward it). */

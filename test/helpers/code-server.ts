@@ -1,10 +1,12 @@
 // A real VS Code: code-server (installed under .cache/ by scripts/setup-code-server.sh) with the
-// packaged Parley vsix, a temporary user and workspace, and a fake gateway. See
-// docs/real-vscode.md for why code-server rather than @vscode/test-electron here.
+// packaged Parley vsix, a temporary user and workspace, and a fake gateway; and two ways of driving its
+// workbench (the Parley webview's frame, the command palette). See docs/real-vscode.md for why
+// code-server rather than @vscode/test-electron here.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import type { Frame, Page } from "playwright-core";
 import { FakeGateway } from "../fake-gateway/server";
 import { makeTempDir, removeDir } from "./temp";
 
@@ -25,14 +27,27 @@ function freePort(): Promise<number> {
   });
 }
 
-export type Editor = { url: string; workspace: string; gateway: FakeGateway; userDir: string; stop(): Promise<void> };
+/** `home` is the extension's APP_HOME (Parley's app database). */
+export type Editor = { url: string; workspace: string; gateway: FakeGateway; userDir: string; home: string; stop(): Promise<void> };
 
-export async function startEditor(vsix: string): Promise<Editor> {
+export type EditorOptions = {
+  /**
+   * VS Code's Workspace Trust on: the folder opens in Restricted Mode (untrusted, with no startup
+   * dialog asking) until the test trusts it in the workbench. Off by default, so the extension's
+   * other tests run in a trusted window.
+   */
+  workspaceTrust?: boolean;
+};
+
+export async function startEditor(vsix: string, options: EditorOptions = {}): Promise<Editor> {
   const root = makeTempDir("parley-vscode-");
   const [extensions, userDir, workspace, home] = ["ext", "user", "workspace", "home"].map((d) => path.join(root, d)) as [string, string, string, string];
   for (const dir of [extensions, path.join(userDir, "User"), workspace, home]) fs.mkdirSync(dir, { recursive: true });
-  // Without this the folder opens in Restricted Mode and the extension never activates.
-  fs.writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({ "security.workspace.trust.enabled": false, "workbench.startupEditor": "none" }));
+  // Without trust switched off the folder opens in Restricted Mode, where nothing the project brings runs.
+  const trust = options.workspaceTrust
+    ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" }
+    : { "security.workspace.trust.enabled": false };
+  fs.writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({ ...trust, "workbench.startupEditor": "none" }));
   fs.writeFileSync(path.join(workspace, "README.md"), "# Workspace\n");
   const env = { ...process.env, PATH: `${path.join(NODE24_DIR, "bin")}:${process.env.PATH}` };
   execFileSync(CODE_SERVER, ["--extensions-dir", extensions, "--user-data-dir", userDir, "--install-extension", vsix], { env, stdio: "pipe" });
@@ -53,6 +68,7 @@ export async function startEditor(vsix: string): Promise<Editor> {
     workspace,
     gateway,
     userDir,
+    home,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
@@ -67,4 +83,27 @@ export function packageVsix(): string {
   const { version } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
   execFileSync(process.execPath, ["scripts/package.mjs"], { stdio: "pipe" });
   return path.resolve(`parley-${version}.vsix`);
+}
+
+/** The frame of Parley's webview view (the inner one of VS Code's nested webview iframes). */
+export async function webviewFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 120; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.$(".app").catch(() => null)) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error("the Parley webview did not appear");
+}
+
+/** Runs a command from the command palette by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  // A quick pick that just closed fades out for a moment, inert: opening the palette then fails.
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
+  await page.keyboard.press("Control+Shift+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
 }
