@@ -64,6 +64,9 @@ export class ProjectTrust {
   keepAcross(projectId: string, before: JsonObject | undefined, after: JsonObject | undefined): void {
     const previous = trustSubject(before);
     const next = trustSubject(after);
+    // A project that brings nothing needing trust gets no record from a write that adds nothing either:
+    // a record is what later says "lapsed", and nobody trusted anything here.
+    if (next.length === 0 && !this.repo.has(projectId)) return;
     if (this.covered(projectId, previous)) return this.repo.put(projectId, trustRecord(next));
     const unchanged = new Set(previous.map(keyOf));
     const written = next.filter((item) => !unchanged.has(keyOf(item)));

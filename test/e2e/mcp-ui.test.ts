@@ -107,11 +107,14 @@ describe("web UI: MCP servers", function () {
     fs.writeFileSync(file, JSON.stringify({ ...settings, mcpServers: [{ id: "repo", name: "Repo server", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }] }));
     const trust = page.getByRole("region", { name: "Trust this project" });
     await page.goto(`${stack.url}/#/`);
-    await trust.getByText("This project wants to run:").waitFor();
+    // "own … wait for your trust", or "changed since you trusted it" when Parley's earlier writes left a trust of nothing.
+    const waiting = /This project's (own )?MCP servers.* wait for your trust/;
+    await trust.getByText(waiting).waitFor();
     assert.ok(await trust.getByRole("button", { name: "Trust this project" }).isVisible(), "the Chats page asks too");
     await openMcpPage();
-    await trust.getByText("This project wants to run:").waitFor();
-    assert.match((await trust.textContent())!, /server-everything.*stdio.*Trust it\?/s);
+    await trust.getByText(waiting).waitFor();
+    assert.match((await trust.textContent())!, /repo: runs .*server-everything.*stdio/s);
+    assert.ok(await trust.getByRole("link", { name: "review everything it brings on This project" }).isVisible(), "trust covers more than the servers");
     assert.equal(await statusOf("Repo server").textContent(), "Waiting for you to trust this project");
     assert.equal(await server("Repo server").getByRole("button", { name: "Start" }).count(), 0, "no Start before trust");
     await screenshot(page, "mcp-03-trust");
@@ -121,7 +124,7 @@ describe("web UI: MCP servers", function () {
     await page.reload();
     await server("Repo server").waitFor();
     assert.equal(await trust.count(), 0, "Not now holds for this session");
-    const statusRead = page.waitForResponse((r) => r.url().includes("/api/mcp/servers"));
+    const statusRead = page.waitForResponse((r) => /\/api\/projects\/[^/]+\/trust$/.test(new URL(r.url()).pathname));
     await page.goto(`${stack.url}/#/`);
     await statusRead;
     await page.getByRole("heading", { name: "Chats" }).waitFor();

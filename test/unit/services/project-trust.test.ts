@@ -74,6 +74,10 @@ describe("project trust", () => {
     assert.equal(trust.isTrusted("p1", rewritten), false);
     assert.deepEqual(trust.state("p1", rewritten).changes.map((c) => [c.id, c.change]), [["deploy", "changed"]]);
 
+    // A write that brings nothing needing trust leaves no record, so a later pull is not "lapsed".
+    trust.keepAcross("p3", {}, { toolGates: { shell: "off" } });
+    assert.equal(trust.state("p3", repository).lapsed, false);
+
     // In a project never trusted, what the user sets through Parley counts (the user wrote it).
     trust.keepAcross("p2", {}, { toolGates: { file: "allow" } });
     assert.equal(trust.isTrusted("p2", { toolGates: { file: "allow" } }), true);

@@ -53,7 +53,8 @@ describe("direct runs in the UI", () => {
     assert.equal(off.toModel, false);
     assert.equal(off.settings?.hash, "#/settings/project");
     const untrusted = directFailure("@hello", { kind: "action", action: "hello" }, new ApiError(403, "forbidden", "not trusted"));
-    assert.equal(untrusted.settings?.hash, "#/settings/mcp");
+    assert.equal(untrusted.settings?.hash, "#/settings/project", "the trust control is on This project");
+    assert.match(untrusted.settings?.label ?? "", /This project/);
     const bad = directFailure("@mcp__a__b x=1", { kind: "tool", tool: "mcp__a__b", arguments: { x: 1 } }, new ApiError(400, "invalid_request", "bad", [{ message: "x must be a string" }, { path: ["y"], message: "required" }]));
     assert.deepEqual(bad.issues, ["x must be a string", "y: required"]);
     assert.equal(bad.toModel, true);

@@ -64,8 +64,9 @@ export function directFailure(text: string, route: DirectRoute | undefined, erro
     case 404:
       return { ...base, toModel: true, hint: `Define ${what} in the project's .app.json, or send the text to the model.` };
     case 403:
-      return route?.kind === "action"
-        ? { ...base, toModel: false, hint: "Trust the project to run its own commands, then try again.", settings: { hash: "#/settings/mcp", label: "Open MCP servers settings" } }
+      // A project's actions run only once the user trusts it (contract 7.1); This project shows what trust covers.
+      return route?.kind === "action" && /trust/i.test(base.message)
+        ? { ...base, toModel: false, hint: "Review what this project would run and trust it, then try again.", settings: { hash: "#/settings/project", label: "Review trust on This project" } }
         : { ...base, toModel: false, hint: `Its gate is off here: set it to "ask" or "allow" in the project's toolGates, then try again.`, settings: { hash: "#/settings/project", label: "Open project settings" } };
     case 400:
       return { ...base, toModel: true, hint: "Correct the text in the box and press Enter again, or send it to the model." };

@@ -5,7 +5,11 @@ import type { Provenance, SettingsLayerName, ToolGate } from "../../../src/share
 import type { CatalogTool } from "../../../src/shared/tools";
 import { layerOf } from "./provenance";
 
-export type GateRow = { name: string; description: string; gate: ToolGate; layer: SettingsLayerName };
+/**
+ * `gate` is the gate in force (the catalog's). `heldAllow`: the project's own settings say `allow`,
+ * which does not count (yet) because the user has not trusted the project (contract 7.1).
+ */
+export type GateRow = { name: string; description: string; gate: ToolGate; layer: SettingsLayerName; heldAllow: boolean };
 export type GateGroup = { id: string; label: string; rows: GateRow[] };
 
 /**
@@ -17,8 +21,20 @@ export function gateLayer(provenance: Provenance | undefined, name: string): Set
   return layerOf(provenance, [inToolGates ? "toolGates" : "tools", name]);
 }
 
+type GateLayer = { toolGates?: Record<string, unknown>; tools?: Record<string, unknown> };
+
+/** The gate the project layer itself gives the tool: `toolGates` over its older name `tools`. */
+export function projectGate(projectLayer: GateLayer | undefined, name: string): unknown {
+  if (projectLayer?.toolGates && Object.hasOwn(projectLayer.toolGates, name)) return projectLayer.toolGates[name];
+  if (projectLayer?.tools && Object.hasOwn(projectLayer.tools, name)) return projectLayer.tools[name];
+  return undefined;
+}
+
+/** The project's own layer and whether the user trusts it (unknown until read: nothing is said then). */
+export type ProjectGates = { layer: GateLayer | undefined; trusted: boolean | undefined };
+
 /** Native tools first, then one group per MCP server in catalog order. */
-export function gateGroups(catalog: readonly CatalogTool[], provenance: Provenance | undefined): GateGroup[] {
+export function gateGroups(catalog: readonly CatalogTool[], provenance: Provenance | undefined, project?: ProjectGates): GateGroup[] {
   const groups: GateGroup[] = [];
   const byId = new Map<string, GateGroup>();
   for (const tool of catalog) {
@@ -29,12 +45,11 @@ export function gateGroups(catalog: readonly CatalogTool[], provenance: Provenan
       byId.set(id, group);
       groups.push(group);
     }
-    group.rows.push({ name: tool.name, description: tool.description ?? "", gate: tool.gate, layer: gateLayer(provenance, tool.name) });
+    const heldAllow = project?.trusted === false && tool.gate !== "allow" && projectGate(project.layer, tool.name) === "allow";
+    group.rows.push({ name: tool.name, description: tool.description ?? "", gate: tool.gate, layer: gateLayer(provenance, tool.name), heldAllow });
   }
   return groups.sort((a, b) => (a.id === "native" ? -1 : b.id === "native" ? 1 : 0));
 }
-
-type GateLayer = { toolGates?: Record<string, unknown>; tools?: Record<string, unknown> };
 
 /** The project PATCH that sets one gate. */
 export function setGatePatch(name: string, gate: ToolGate): { toolGates: Record<string, ToolGate> } {

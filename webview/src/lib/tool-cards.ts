@@ -1,6 +1,7 @@
 // What a tool card shows, worked out from a call's name, arguments and result: its accessible name,
 // the one-line summary, the status, the output as text and the diff as lines. Pure, so it is the
 // same for a live turn and for a transcript read back after a reload.
+import type { AlwaysAllowMode } from "./project-trust";
 
 export type ToolStatus = "running" | "waiting" | "done" | "failed" | "denied" | "stopped" | "interrupted";
 
@@ -162,9 +163,16 @@ export function changedPath(card: ToolCardData): string | undefined {
   return card.name === "file" && card.diff ? str(record(card.args).path) : undefined;
 }
 
-/** What a card can ask of the chat: answer its prompt, and (in VS Code) open an editor diff. */
+/**
+ * What a card can ask of the chat: answer its prompt, and (in VS Code) open an editor diff. Always
+ * allow is a remembered allow in a trusted project, "Trust and allow" in one the user has not
+ * trusted (contract 7.1), and not offered while VS Code's Restricted Mode keeps it untrusted.
+ */
 export type ToolActions = {
   approve(callId: string, decision: "allow" | "deny", remember: boolean): Promise<void>;
+  alwaysAllow?: AlwaysAllowMode;
+  /** Trusts the project, then allows the call and the tool for good. */
+  trustAndAllow?: (callId: string) => Promise<void>;
   answer(callId: string, answer: string): Promise<void>;
   openDiff?: (turnId: string, path: string) => void;
 };

@@ -207,6 +207,17 @@ export class ChatSession {
     );
   }
 
+  /**
+   * "Trust and allow" (contract 7.1): `trust` trusts the call's project, then the call is allowed and
+   * the tool allowed for good. Either failing shows on the card, and the call keeps waiting.
+   */
+  async trustAndAllow(callId: string, trust: () => Promise<void>): Promise<void> {
+    await this.reply(callId, async () => {
+      await trust();
+      await this.api.call("POST /api/chats/:id/approvals/:call", { params: { id: this.chatId, call: callId }, body: { decision: "allow", remember: true } });
+    });
+  }
+
   /** Answers an ask_user question. */
   async answer(callId: string, answer: string): Promise<void> {
     await this.reply(callId, () => this.api.call("POST /api/chats/:id/answers/:call", { params: { id: this.chatId, call: callId }, body: { answer } }));

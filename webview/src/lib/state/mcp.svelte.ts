@@ -8,19 +8,6 @@ import type { CatalogTool } from "../../../../src/shared/tools";
 import type { McpScope } from "../mcp-form";
 import type { AppState } from "./app.svelte";
 
-/** "Not now" on a project's trust prompt holds for this browser session (this tab, or this panel). */
-const dismissed = new Set<string>();
-const DISMISSED_KEY = "parley.trust.notNow";
-
-function readDismissed(): Set<string> {
-  try {
-    for (const id of JSON.parse(sessionStorage.getItem(DISMISSED_KEY) ?? "[]") as string[]) dismissed.add(id);
-  } catch {
-    // no sessionStorage here: the in-memory set alone lasts as long as this page
-  }
-  return dismissed;
-}
-
 export class McpState {
   servers = $state.raw<McpServerStatus[]>([]);
   tools = $state.raw<CatalogTool[]>([]);
@@ -30,22 +17,11 @@ export class McpState {
   /** Reads overlap (a burst of `mcp.changed`): only the latest one's answer is shown. */
   private serversRead = 0;
   private layersRead = 0;
-  trustDismissed = $state(false);
-  /** The project's servers that wait for the user to trust the project. */
-  untrusted = $derived(this.servers.filter((s) => s.status === "untrusted"));
 
-  /** `statusOnly`: just the servers' status (the trust question on the Chats page), not the layers. */
-  constructor(
-    private readonly app: AppState,
-    private readonly options: { statusOnly?: boolean } = {},
-  ) {
-    const id = app.projects.currentId;
-    this.trustDismissed = id !== undefined && readDismissed().has(id);
-  }
+  constructor(private readonly app: AppState) {}
 
   async load(): Promise<void> {
     try {
-      if (this.options.statusOnly) return void (await this.loadServers());
       // Without a project the list is built from the app layer, so that comes first.
       if (this.app.projects.dirQuery) await Promise.all([this.loadServers(), this.loadLayers()]);
       else await this.loadLayers().then(() => this.loadServers());
@@ -77,7 +53,7 @@ export class McpState {
     const read = ++this.serversRead;
     const [servers, catalog] = await Promise.all([
       query ? this.app.api.call("GET /api/mcp/servers", { query }) : Promise.resolve(undefined),
-      this.options.statusOnly ? Promise.resolve([]) : this.app.api.call("GET /api/tools/catalog", { query: query ?? {} }),
+      this.app.api.call("GET /api/tools/catalog", { query: query ?? {} }),
     ]);
     if (read !== this.serversRead) return;
     this.servers = servers ?? this.appEntries.map((e) => ({ id: e.id, name: e.name ?? e.id, transport: e.transport, scope: "app" as const, status: "stopped" as const, toolCount: 0, enabled: e.enabled !== false }));
@@ -120,23 +96,5 @@ export class McpState {
   async setGate(tool: string, gate: ToolGate): Promise<void> {
     const body = { toolGates: { [tool]: gate } };
     await this.app.change(() => (this.app.projects.dirQuery ? this.app.settings.patchProject(body) : this.app.settings.patchApp(body)), () => this.loadServers());
-  }
-
-  async trust(): Promise<void> {
-    const id = this.app.projects.currentId;
-    if (!id) return;
-    await this.app.change(() => this.app.api.call("POST /api/projects/:id/trust", { params: { id }, body: { trusted: true } }), () => this.loadServers());
-  }
-
-  notNow(): void {
-    const id = this.app.projects.currentId;
-    if (!id) return;
-    dismissed.add(id);
-    try {
-      sessionStorage.setItem(DISMISSED_KEY, JSON.stringify([...dismissed]));
-    } catch {
-      // kept in memory only
-    }
-    this.trustDismissed = true;
   }
 }
