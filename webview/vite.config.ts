@@ -6,6 +6,10 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
+  resolve: {
+    // The server's zod schemas, shared with the UI; the same alias is in both tsconfig.json "paths".
+    alias: { $shared: fileURLToPath(new URL("../src/shared", import.meta.url)) },
+  },
   plugins: [
     // No warning filter: the few false positives of vscode-elements are ignored where they occur
     // (see Button.svelte), so the build and svelte-check report the same.

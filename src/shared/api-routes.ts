@@ -1,12 +1,13 @@
-// The /api routes the UI calls, each once: method and path, query, body and response schemas. The
-// webview client is derived from this table, so a path, a body or a result cannot drift unnoticed.
+// Every /api route, declared once: method and path, query, body and response schemas. The server
+// registers its handlers against these keys (src/server/define-route.ts), the webview client and the
+// OpenAPI document (GET /api/openapi.json) are derived from them, so nothing else names a route.
 import { z } from "zod";
 import { actionEntrySchema, agentEntrySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
-import { mentionSearchQuerySchema, rankedMentionSchema } from "./mentions";
+import { mentionCategorySchema, mentionSearchQuerySchema, rankedMentionSchema, scannedFileSchema } from "./mentions";
 import { createProjectBodySchema, projectSchema, trustBodySchema, trustStateSchema } from "./projects";
 import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
 import {
@@ -36,7 +37,7 @@ import {
   subagentBodySchema,
   subagentResultSchema,
 } from "./tools";
-import { usageTotalsSchema } from "./usage";
+import { usageQuerySchema, usageRowSchema, usageTotalsSchema } from "./usage";
 
 // ---- Settings as responses show them (the zod counterparts of the SettingsView types) ----------
 
@@ -138,19 +139,66 @@ export const registrationOptionsSchema = z.looseObject({
 });
 export const authenticationOptionsSchema = z.looseObject({ challenge: z.string(), rpId: z.string().optional() });
 
-/** 204 No Content. */
-const noContent = z.undefined();
+// ---- Routes the table did not hold before (the UI does not call them; outside clients may) --------
+
+export const healthSchema = z.object({ ok: z.literal(true), version: z.string() });
+/** `.app.json` `fileTags` as rows. */
+export const fileTagsSchema = z.array(z.object({ path: z.string(), tags: z.array(z.string()) }));
+export const projectScanSchema = z.object({ scannedAt: z.string(), files: z.array(scannedFileSchema) });
+/** An entry of the @ popup's catalog; `searchText` (tags or description) is matched after the name. */
+export const mentionItemSchema = z.object({
+  category: mentionCategorySchema,
+  label: z.string(),
+  detail: z.string(),
+  insertText: z.string(),
+  searchText: z.string().optional(),
+  parameters: z.unknown().optional(),
+});
+export const mentionCatalogSchema = z.object({
+  files: z.array(scannedFileSchema.extend({ tags: z.array(z.string()).optional() })),
+  agents: z.array(mentionItemSchema),
+  actions: z.array(mentionItemSchema),
+  tools: z.array(mentionItemSchema),
+  mcp: z.array(mentionItemSchema),
+  /** The label of the model the chat (or the project) would use. */
+  model: z.string().nullable(),
+});
+/** App settings rows that could not be read, kept aside instead of overwritten. */
+export const quarantinedSettingsSchema = z.array(z.object({ key: z.string(), value: z.string(), createdAt: z.string() }));
+/** The generated OpenAPI 3.1 document; its inside is checked by its own test, not by this schema. */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+/** 204 No Content: a route whose response is this answers 204 with no body. */
+export const noContent = z.undefined();
 
 // ---- The route table ---------------------------------------------------------------------------
 
-export type RouteSpec = { query?: z.ZodType; body?: z.ZodType; response: z.ZodType };
+/**
+ * One JSON route. A body schema that accepts `undefined` (`.optional()`, `.default({})`) makes the
+ * body optional; without `body`, whatever is sent is ignored. `created`: the route answers 201 when
+ * it creates what it names (its handler says when); a `noContent` response answers 204.
+ */
+export type RouteSpec = { query?: z.ZodType; body?: z.ZodType; response: z.ZodType; created?: true };
 
 export const apiRoutes = {
+  /** Liveness; public (no credentials). */
+  "GET /api/health": { response: healthSchema },
+  /** This table as an OpenAPI 3.1 document. */
+  "GET /api/openapi.json": { response: openApiDocumentSchema },
+
   "GET /api/projects": { response: z.array(projectSchema) },
-  "POST /api/projects": { body: createProjectBodySchema, response: projectSchema },
+  /** 201 when the directory is registered now, 200 when it was already. */
+  "POST /api/projects": { body: createProjectBodySchema, response: projectSchema, created: true },
+  "GET /api/projects/:id/tags": { response: fileTagsSchema },
+  /** The project's text files (`.gitignore` honoured); `folder` is `Project root` for root files. */
+  "POST /api/projects/:id/tags/scan": { response: projectScanSchema },
 
   "GET /api/projects/:id/chats": { response: z.array(chatSchema) },
-  "POST /api/projects/:id/chats": { body: createChatBodySchema, response: chatSchema },
+  "POST /api/projects/:id/chats": { body: createChatBodySchema.default({}), response: chatSchema, created: true },
   "GET /api/chats/:id": { response: chatWithMessagesSchema },
   "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
   "DELETE /api/chats/:id": { response: noContent },
@@ -160,7 +208,7 @@ export const apiRoutes = {
   /** Answers a `tool.question` (ask_user) of the chat's waiting turn. */
   "POST /api/chats/:id/answers/:call": { body: answerBodySchema, response: noContent },
   /** Restores the files a turn changed; 409 `conflict` (issues `[{path}]`) when one changed since, unless forced. */
-  "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema, response: revertResultSchema },
+  "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema.default({}), response: revertResultSchema },
   "GET /api/tools/catalog": { query: optionalProjectDirQuery, response: z.array(catalogToolSchema) },
 
   /** Direct runs from the composer (contract 6.5, 6.6): each is a turn of its own on the chat's stream. */
@@ -180,6 +228,8 @@ export const apiRoutes = {
    * is answered `[]` with the header `X-Parley-Superseded: 1`.
    */
   "GET /api/mentions/search": { query: mentionSearchQuerySchema, response: z.array(rankedMentionSchema) },
+  /** Everything the @ popup offers before a keystroke; `chatId` picks the chat's model. */
+  "GET /api/mentions/catalog": { query: z.object({ projectDir: z.string(), chatId: z.string().optional() }), response: mentionCatalogSchema },
 
   /** Every server the project has (app and project layers), started or not. */
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },
@@ -190,10 +240,14 @@ export const apiRoutes = {
   /** 409 under VS Code's Restricted Mode, or while `.app.json` cannot be parsed. */
   "POST /api/projects/:id/trust": { body: trustBodySchema, response: trustBodySchema },
 
-  "GET /api/prompts": { query: z.union([z.object({ scope: z.literal("app") }), projectDirQuerySchema]), response: z.array(promptSchema) },
+  /** `?projectDir=` (the project's prompts and the app's it inherits) wins over `?scope=app`. */
+  "GET /api/prompts": {
+    query: z.union([projectDirQuerySchema.extend({ scope: z.literal("app").optional() }), z.object({ scope: z.literal("app") })]),
+    response: z.array(promptSchema),
+  },
   "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },
   /** 201; 409 when the id exists in that scope; 400 with zod issues under `prompt.<field>`. */
-  "POST /api/prompts": { body: promptWriteBodySchema, response: promptSchema },
+  "POST /api/prompts": { body: promptWriteBodySchema, response: promptSchema, created: true },
   "PUT /api/prompts/:id": { body: promptWriteBodySchema, response: promptSchema },
   /** Clears `promptId` on every chat that used it. */
   "DELETE /api/prompts/:id": { query: promptDeleteQuerySchema, response: noContent },
@@ -201,6 +255,7 @@ export const apiRoutes = {
   "GET /api/instructions": { query: projectDirQuerySchema, response: instructionSourcesSchema },
 
   "GET /api/settings/app": { response: appSettingsViewSchema },
+  "GET /api/settings/app/quarantine": { response: quarantinedSettingsSchema },
   "PATCH /api/settings/app": { body: appSettingsPatchSchema, response: appSettingsViewSchema },
   "GET /api/settings/project": { query: projectDirQuerySchema, response: projectSettingsAnswerSchema },
   "PATCH /api/settings/project": { query: projectDirQuerySchema, body: projectSettingsPatchSchema, response: projectSettingsAnswerSchema },
@@ -222,36 +277,75 @@ export const apiRoutes = {
   "PATCH /api/access/passkeys/:id": { body: z.strictObject({ name: passkeyNameSchema }), response: noContent },
   "DELETE /api/access/passkeys/:id": { response: noContent },
   /** 400 on an IP address (the message names http://localhost:PORT/). */
-  "POST /api/access/passkeys/register/options": { body: z.strictObject({}), response: registrationOptionsSchema },
-  "POST /api/access/passkeys/register/verify": { body: z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema }), response: passkeySchema },
-  "POST /api/access/login/passkey/options": { body: z.strictObject({}), response: authenticationOptionsSchema },
+  "POST /api/access/passkeys/register/options": { body: z.strictObject({}).optional(), response: registrationOptionsSchema },
+  /** 201, the new passkey. */
+  "POST /api/access/passkeys/register/verify": { body: z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema }), response: passkeySchema, created: true },
+  /** Public; 429 while sign-in is locked, whatever the body. */
+  "POST /api/access/login/passkey/options": { body: z.strictObject({}).optional(), response: authenticationOptionsSchema },
   "POST /api/access/login/passkey/verify": { body: z.strictObject({ response: credentialResponseSchema }), response: noContent },
 
-  "GET /api/providers/gateway/models": { query: z.object({ slice: modelSliceSchema.optional() }), response: z.array(catalogModelSchema) },
+  "GET /api/providers/gateway/models": { query: z.object({ slice: modelSliceSchema.default("text") }), response: z.array(catalogModelSchema) },
   "GET /api/providers/gateway/credits": { response: creditsAnswerSchema },
-  "POST /api/providers/gateway/oauth/start": { body: oauthStartBodySchema, response: oauthStartAnswerSchema },
+  "POST /api/providers/gateway/oauth/start": { body: oauthStartBodySchema.default({}), response: oauthStartAnswerSchema },
   "GET /api/providers/gateway/accounts": { response: z.array(gatewayAccountSchema) },
   "POST /api/providers/gateway/accounts/:id/activate": { response: noContent },
   "DELETE /api/providers/gateway/accounts/:id": { response: noContent },
+
+  /** Tokens and cost (chat turns and transcriptions) grouped by model or by day, for one project or all. */
+  "GET /api/usage": { query: usageQuerySchema, response: z.array(usageRowSchema) },
 } as const satisfies Record<string, RouteSpec>;
 
 export type ApiRouteKey = keyof typeof apiRoutes;
 
-/** Routes that take a multipart/form-data upload: the form's fields, and what each answers. */
+/** Routes that take a multipart/form-data upload: the form's fields (`files`: those that are files, each required), and what each answers. */
 export const uploadRoutes = {
   /** Fields: `audio` (a file of at most 25 MB, else 413) and optional `modelId` (else the app's `dictation` model). */
-  "POST /api/dictation/transcribe": { fields: ["audio", "modelId"], response: dictationResultSchema },
-} as const satisfies Record<string, { fields: readonly string[]; response: z.ZodType }>;
+  "POST /api/dictation/transcribe": { fields: ["audio", "modelId"], files: ["audio"], response: dictationResultSchema },
+} as const satisfies Record<string, { fields: readonly string[]; files: readonly string[]; response: z.ZodType }>;
 
 export type UploadRouteKey = keyof typeof uploadRoutes;
 
-/** Server-sent event streams: what each sends, by event name. */
+/** Server-sent event streams: what each takes, and what it sends by event name. */
 export const streamRoutes = {
   "POST /api/chats/:id/messages/stream": { body: streamBodySchema, events: streamEventSchemas },
-  /** Follows the chat's live turn; 204 when none is live. */
-  "GET /api/chats/:id/stream": { events: streamEventSchemas },
+  /**
+   * Follows the chat's live turn, replayed after the `Last-Event-ID` header (or `?after=`, for a
+   * client that cannot set headers; a malformed one counts as none); 204 when no turn is live.
+   */
+  "GET /api/chats/:id/stream": { query: z.object({ after: z.string().optional().catch(undefined) }), events: streamEventSchemas },
   /** `ready` is sent once when the stream opens. */
   "GET /api/events": { events: { ...appEventSchemas, ready: z.object({}) } },
-} as const satisfies Record<string, { body?: z.ZodType; events: Record<string, z.ZodType> }>;
+} as const satisfies Record<string, { query?: z.ZodType; body?: z.ZodType; events: Record<string, z.ZodType> }>;
 
 export type StreamRouteKey = keyof typeof streamRoutes;
+
+/**
+ * /api routes a browser opens itself rather than the UI's client: they answer an HTML page, never
+ * JSON, even to a malformed query (so its schema cannot fail).
+ */
+export const pageRoutes = {
+  /** Where the gateway sends the browser back after sign-in; public, proven by its single-use `state`. */
+  "GET /api/providers/gateway/oauth/callback": {
+    query: z.object({ code: z.string().optional().catch(undefined), state: z.string().optional().catch(undefined) }),
+  },
+} as const satisfies Record<string, { query?: z.ZodType }>;
+
+export type PageRouteKey = keyof typeof pageRoutes;
+
+// ---- Keys as types and values --------------------------------------------------------------------
+
+/** The path of a route key: `"GET /api/chats/:id"` → `"/api/chats/:id"`. */
+export type PathOf<K extends string> = string extends K ? string : K extends `${string} ${infer P}` ? P : never;
+/** `:name` segments of a path pattern, as an object of strings. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : unknown;
+
+export function methodOf(key: string): string {
+  return key.slice(0, key.indexOf(" "));
+}
+export function pathOf<K extends string>(key: K): PathOf<K> {
+  return key.slice(key.indexOf(" ") + 1) as PathOf<K>;
+}

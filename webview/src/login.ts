@@ -1,6 +1,6 @@
 // The sign-in page's script: sends the password, or signs in with a passkey (WebAuthn through
 // @simplewebauthn/browser), then goes to the app. Bundled on its own (media/webview/login.js).
-import { startAuthentication } from "@simplewebauthn/browser";
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 
 const message = document.getElementById("message")!;
 
@@ -27,7 +27,7 @@ document.getElementById("passkey")?.addEventListener("click", async () => {
   const options = await post("./api/access/login/passkey/options", {});
   if (!options.ok) return fail(options);
   try {
-    const response = await startAuthentication({ optionsJSON: await options.json() });
+    const response = await startAuthentication({ optionsJSON: (await options.json()) as PublicKeyCredentialRequestOptionsJSON });
     const verified = await post("./api/access/login/passkey/verify", { response });
     if (verified.ok) window.location.replace("./");
     else await fail(verified);

@@ -3,23 +3,22 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
-import { z } from "zod";
 import { AppError, invalid } from "../../core/app-error";
 import { parseHostHeader, resolvedPath } from "../../core/request-path";
 import type { AccessService, RelyingParty } from "../../services/access-service";
 import { clearSessionCookie, isAuthenticated, sessionId, setSessionCookie, type AccessDeps } from "../middleware/access";
-import { parseWith } from "../middleware/validation";
+import type { z } from "zod";
+import type { authenticationOptionsSchema, registrationOptionsSchema } from "../../shared/api-routes";
+import { created, route } from "../define-route";
 import { loginPage } from "../pages/login-page";
 import { routeRouter } from "./router";
-import { clearPasswordBodySchema, credentialResponseSchema, loginBodySchema, passkeyNameSchema, passwordBodySchema } from "../../shared/api-routes";
 import { WEB_UI_CSP } from "./web-ui";
+
+type RegistrationOptions = z.output<typeof registrationOptionsSchema>;
+type AuthenticationOptions = z.output<typeof authenticationOptionsSchema>;
 
 const ATTEMPT_COOKIE = "parley_webauthn";
 const ATTEMPT_TTL_S = 300;
-
-const renameBody = z.strictObject({ name: passkeyNameSchema });
-const registerBody = z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema });
-const passkeyLoginBody = z.strictObject({ response: credentialResponseSchema });
 
 const isIpAddress = (name: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.includes(":");
 
@@ -56,104 +55,95 @@ function openSession(req: Request, res: Response, access: AccessService): void {
 export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () => {}): Router {
   const router = routeRouter();
   const { access } = deps;
+  // A locked-out browser hears so first, whatever else is wrong with its request.
+  const loginOpen = { before: (req: Request) => access.ensureLoginOpen(clientOf(req)) };
 
-  router.get("/api/access/status", (req, res) => {
-    res.json(access.status(isAuthenticated(req, deps)));
-  });
+  route(router, "GET /api/access/status", ({ req }) => access.status(isAuthenticated(req, deps)));
 
-  router.post("/api/access/password", async (req, res) => {
-    const body = parseWith(passwordBodySchema, req.body);
+  route(router, "POST /api/access/password", async ({ body, req, res }) => {
     await access.setPassword(body.current, body.next);
     sessionsEnded();
     // Changing the password ends every session, this one too: open a fresh one for the person who changed it.
     if (sessionId(req)) openSession(req, res, access);
-    res.status(204).end();
   });
 
-  router.delete("/api/access/password", async (req, res) => {
-    const body = parseWith(clearPasswordBodySchema, req.body ?? {});
+  route(router, "DELETE /api/access/password", async ({ body, req, res }) => {
     await access.clearPassword(body.current);
     sessionsEnded();
     if (sessionId(req)) openSession(req, res, access);
-    res.status(204).end();
   });
 
-  router.post("/api/access/login", async (req, res) => {
-    const body = parseWith(loginBodySchema, req.body);
+  route(router, "POST /api/access/login", async ({ body, req, res }) => {
     await access.login(clientOf(req), body.password);
     openSession(req, res, access);
-    res.status(204).end();
   });
 
-  router.post("/api/access/logout", (req, res) => {
+  route(router, "POST /api/access/logout", ({ req, res }) => {
     const cookie = sessionId(req);
     if (cookie) access.endSession(cookie);
     sessionsEnded();
     clearSessionCookie(res);
-    res.status(204).end();
   });
 
-  router.get("/api/access/sessions", (req, res) => {
-    res.json(access.listSessions(sessionId(req)));
-  });
+  route(router, "GET /api/access/sessions", ({ req }) => access.listSessions(sessionId(req)));
 
-  router.delete("/api/access/sessions/:id", (req, res) => {
-    access.revokeSession(req.params.id);
+  route(router, "DELETE /api/access/sessions/:id", ({ params }) => {
+    access.revokeSession(params.id);
     sessionsEnded();
-    res.status(204).end();
   });
 
   /** Revoke every session but this one. */
-  router.delete("/api/access/sessions", (req, res) => {
+  route(router, "DELETE /api/access/sessions", ({ req }) => {
     const revoked = access.revokeOthers(sessionId(req));
     sessionsEnded();
-    res.json({ revoked });
+    return { revoked };
   });
 
-  router.get("/api/access/passkeys", (_req, res) => {
-    res.json(access.listPasskeys());
+  route(router, "GET /api/access/passkeys", () => access.listPasskeys());
+
+  route(router, "PATCH /api/access/passkeys/:id", ({ params, body }) => {
+    access.renamePasskey(params.id, body.name);
   });
 
-  router.patch("/api/access/passkeys/:id", (req, res) => {
-    access.renamePasskey(req.params.id, parseWith(renameBody, req.body).name);
-    res.status(204).end();
+  route(router, "DELETE /api/access/passkeys/:id", ({ params }) => {
+    access.deletePasskey(params.id);
   });
 
-  router.delete("/api/access/passkeys/:id", (req, res) => {
-    access.deletePasskey(req.params.id);
-    res.status(204).end();
-  });
+  // The WebAuthn library's JSON types are interfaces, which TypeScript does not match to the table's open
+  // (`looseObject`) schemas; they are the same shape.
+  route(router, "POST /api/access/passkeys/register/options", async ({ req }) => (await access.registrationOptions(ownerOf(req), relyingParty(req))) as RegistrationOptions);
 
-  router.post("/api/access/passkeys/register/options", async (req, res) => {
-    res.json(await access.registrationOptions(ownerOf(req), relyingParty(req)));
-  });
+  route(router, "POST /api/access/passkeys/register/verify", async ({ body, req }) =>
+    created(await access.verifyRegistration(ownerOf(req), relyingParty(req), body.name, body.response as never)),
+  );
 
-  router.post("/api/access/passkeys/register/verify", async (req, res) => {
-    const body = parseWith(registerBody, req.body);
-    res.status(201).json(await access.verifyRegistration(ownerOf(req), relyingParty(req), body.name, body.response as never));
-  });
+  route(
+    router,
+    "POST /api/access/login/passkey/options",
+    async ({ req, res }) => {
+      // The challenge belongs to this browser only: a cookie of its own, short-lived.
+      const attempt = randomBytes(24).toString("base64url");
+      const options = await access.authenticationOptions(clientOf(req), attempt, relyingParty(req));
+      res.setHeader("Set-Cookie", serializeCookie(ATTEMPT_COOKIE, attempt, { httpOnly: true, sameSite: "strict", path: "/api/access/", maxAge: ATTEMPT_TTL_S }));
+      return options as AuthenticationOptions;
+    },
+    loginOpen,
+  );
 
-  router.post("/api/access/login/passkey/options", async (req, res) => {
-    // A locked-out browser hears so first, whatever else is wrong with its request.
-    access.ensureLoginOpen(clientOf(req));
-    // The challenge belongs to this browser only: a cookie of its own, short-lived.
-    const attempt = randomBytes(24).toString("base64url");
-    const options = await access.authenticationOptions(clientOf(req), attempt, relyingParty(req));
-    res.setHeader("Set-Cookie", serializeCookie(ATTEMPT_COOKIE, attempt, { httpOnly: true, sameSite: "strict", path: "/api/access/", maxAge: ATTEMPT_TTL_S }));
-    res.json(options);
-  });
+  route(
+    router,
+    "POST /api/access/login/passkey/verify",
+    async ({ body, req, res }) => {
+      const attempt = req.headers.cookie ? parseCookies(req.headers.cookie)[ATTEMPT_COOKIE] : undefined;
+      if (!attempt) throw invalid("this passkey sign-in was not started here; start again");
+      await access.verifyAuthentication(clientOf(req), attempt, relyingParty(req), body.response as never);
+      openSession(req, res, access);
+    },
+    loginOpen,
+  );
 
-  router.post("/api/access/login/passkey/verify", async (req, res) => {
-    access.ensureLoginOpen(clientOf(req));
-    const body = parseWith(passkeyLoginBody, req.body);
-    const attempt = req.headers.cookie ? parseCookies(req.headers.cookie)[ATTEMPT_COOKIE] : undefined;
-    if (!attempt) throw invalid("this passkey sign-in was not started here; start again");
-    await access.verifyAuthentication(clientOf(req), attempt, relyingParty(req), body.response as never);
-    openSession(req, res, access);
-    res.status(204).end();
-  });
-
-  // The sign-in page: plain, served by the server, working without the app bundle.
+  // The sign-in page: not an /api route, and not in the route table: a plain page the server renders
+  // (working without the app bundle) for a browser that has no session yet.
   router.get("/login", (req, res) => {
     sendLoginPage(req, res, access);
   });

@@ -1,12 +1,11 @@
 // Chats: CRUD, the streaming turn, following a live turn from another UI, and cancel.
 import type { Router } from "express";
 import { routeRouter } from "./router";
-import { createChatBodySchema, patchChatBodySchema, streamBodySchema } from "../../shared/chats";
 import type { ChatService } from "../../services/chat-service";
 import type { ChatTurns } from "../../services/chat-turn";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { ActiveTurns, TurnBroadcast } from "../../services/turn-broadcast";
-import { parseWith } from "../middleware/validation";
+import { created, route, streamRoute } from "../define-route";
 import { openSse, type SseChannel, type SseRegistry } from "../sse";
 
 export type ChatRoutesDeps = {
@@ -26,36 +25,24 @@ function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): (
 export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
   const router = routeRouter();
 
-  router.get("/api/projects/:id/chats", (req, res) => {
-    const project = deps.projects.byId(req.params.id);
-    res.json(deps.chatService.list(project.id));
+  route(router, "GET /api/projects/:id/chats", ({ params }) => deps.chatService.list(deps.projects.byId(params.id).id));
+
+  route(router, "POST /api/projects/:id/chats", async ({ params, body }) => created(await deps.chatService.create(deps.projects.byId(params.id), body)));
+
+  route(router, "GET /api/chats/:id", ({ params }) => deps.chatService.withMessages(params.id));
+
+  route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
+    const chat = deps.chatService.get(params.id);
+    return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId));
   });
 
-  router.post("/api/projects/:id/chats", async (req, res) => {
-    const project = deps.projects.byId(req.params.id);
-    const body = parseWith(createChatBodySchema, req.body ?? {});
-    res.status(201).json(await deps.chatService.create(project, body));
+  route(router, "DELETE /api/chats/:id", ({ params }) => {
+    deps.activeTurns.cancel(params.id);
+    deps.chatService.delete(params.id);
   });
 
-  router.get("/api/chats/:id", (req, res) => {
-    res.json(deps.chatService.withMessages(req.params.id));
-  });
-
-  router.patch("/api/chats/:id", async (req, res) => {
-    const body = parseWith(patchChatBodySchema, req.body);
-    const chat = deps.chatService.get(req.params.id);
-    res.json(await deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId)));
-  });
-
-  router.delete("/api/chats/:id", (req, res) => {
-    deps.activeTurns.cancel(req.params.id);
-    deps.chatService.delete(req.params.id);
-    res.status(204).end();
-  });
-
-  router.post("/api/chats/:id/messages/stream", async (req, res) => {
-    const body = parseWith(streamBodySchema, req.body);
-    const chat = deps.chatService.get(req.params.id);
+  streamRoute(router, "POST /api/chats/:id/messages/stream", async ({ params, body, req, res }) => {
+    const chat = deps.chatService.get(params.id);
     const prepared = await deps.chatTurns.prepare(chat, deps.projects.byId(chat.projectId), body);
     const broadcast = deps.chatTurns.start(prepared);
     // The upstream request is written in the event loop's next check phase (see ChatTurns.start);
@@ -71,23 +58,22 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
   });
 
   /** Replays and follows the chat's current (or just finished) turn after Last-Event-ID. */
-  router.get("/api/chats/:id/stream", (req, res) => {
-    deps.chatService.get(req.params.id);
-    const broadcast = deps.activeTurns.latest(req.params.id);
+  streamRoute(router, "GET /api/chats/:id/stream", ({ params, query, req, res }) => {
+    deps.chatService.get(params.id);
+    const broadcast = deps.activeTurns.latest(params.id);
     if (!broadcast) {
       res.status(204).end();
       return;
     }
-    const after = Number(req.headers["last-event-id"] ?? req.query.after ?? 0);
+    const after = Number(req.headers["last-event-id"] ?? query.after ?? 0);
     let unsubscribe = () => {};
     const channel = openSse(req, res, streams, () => unsubscribe());
     unsubscribe = pipe(broadcast, channel, Number.isFinite(after) ? after : 0);
   });
 
-  router.post("/api/chats/:id/cancel", (req, res) => {
-    deps.chatService.get(req.params.id);
-    deps.activeTurns.cancel(req.params.id);
-    res.status(204).end();
+  route(router, "POST /api/chats/:id/cancel", ({ params }) => {
+    deps.chatService.get(params.id);
+    deps.activeTurns.cancel(params.id);
   });
 
   return router;

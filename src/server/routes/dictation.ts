@@ -8,6 +8,7 @@ import { MAX_AUDIO_BYTES } from "../../shared/dictation";
 import type { Audio } from "../../providers/gateway/transcription";
 import type { Dictation } from "../../services/dictation";
 import type { SettingsService } from "../../services/settings-service";
+import { uploadRoute } from "../define-route";
 import { upstreamCall } from "./upstream-call";
 
 const TOO_LARGE = `the recording is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB, the most one transcription takes; dictate in shorter pieces`;
@@ -81,7 +82,8 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
 }
 
 export function dictationRoutes(deps: { settings: SettingsService; dictation: Dictation; uploadIdleMs?: number }): Router {
-  return routeRouter().post("/api/dictation/transcribe", async (req, res) => {
+  const router = routeRouter();
+  uploadRoute(router, "POST /api/dictation/transcribe", async ({ req, res }) => {
     const upload = await readUpload(req, deps.uploadIdleMs ?? UPLOAD_IDLE_MS).catch((error: unknown) => {
       // Given up before the body ended: answer, then close rather than read the rest.
       if (!req.complete) res.setHeader("connection", "close");
@@ -89,6 +91,7 @@ export function dictationRoutes(deps: { settings: SettingsService; dictation: Di
     });
     if (!upload.audio || upload.audio.bytes.length === 0) throw invalid("the `audio` file is missing or empty");
     const settings = await deps.settings.resolvedUnredacted();
-    res.json(await upstreamCall(() => deps.dictation.transcribe(settings, upload.audio!, upload.modelId)));
+    return upstreamCall(() => deps.dictation.transcribe(settings, upload.audio!, upload.modelId));
   });
+  return router;
 }

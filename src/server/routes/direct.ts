@@ -6,8 +6,7 @@ import type { ChatService } from "../../services/chat-service";
 import type { DirectRuns } from "../../services/direct-runs";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
-import { actionRunBodySchema, composerRouteBodySchema, dispatchBodySchema, subagentBodySchema } from "../../shared/tools";
-import { parseWith } from "../middleware/validation";
+import { route } from "../define-route";
 import { routeRouter } from "./router";
 
 export type DirectRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; chatService: ChatService; directRuns: DirectRuns };
@@ -23,29 +22,24 @@ export function directRoutes(deps: DirectRoutesDeps): Router {
     return { snapshot, chat };
   };
 
-  router.post("/api/composer/route", async (req, res) => {
-    const body = parseWith(composerRouteBodySchema, req.body);
+  route(router, "POST /api/composer/route", async ({ body }) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(body.projectDir));
-    const routed = routeComposerText(body.text, { agents: snapshot.agents.agents.map((a) => a.name), actions: snapshot.actions.actions.map((a) => a.id) });
-    res.json(routed);
+    return routeComposerText(body.text, { agents: snapshot.agents.agents.map((a) => a.name), actions: snapshot.actions.actions.map((a) => a.id) });
   });
 
-  router.post("/api/tools/subagent", async (req, res) => {
-    const body = parseWith(subagentBodySchema, req.body);
+  route(router, "POST /api/tools/subagent", async ({ body }) => {
     const { snapshot, chat } = await target(body.projectDir, body.chatId);
-    res.json(await deps.directRuns.subagent(snapshot, chat, body.agent, body.task));
+    return deps.directRuns.subagent(snapshot, chat, body.agent, body.task);
   });
 
-  router.post("/api/tools/dispatch", async (req, res) => {
-    const body = parseWith(dispatchBodySchema, req.body);
+  route(router, "POST /api/tools/dispatch", async ({ body }) => {
     const { snapshot, chat } = await target(body.projectDir, body.chatId);
-    res.json(await deps.directRuns.dispatch(snapshot, chat, body.tool, body.arguments, body.callId));
+    return deps.directRuns.dispatch(snapshot, chat, body.tool, body.arguments, body.callId);
   });
 
-  router.post("/api/actions/:id/run", async (req, res) => {
-    const body = parseWith(actionRunBodySchema, req.body);
+  route(router, "POST /api/actions/:id/run", async ({ params, body }) => {
     const { snapshot, chat } = await target(body.projectDir, body.chatId);
-    res.json(await deps.directRuns.action(snapshot, chat, req.params.id));
+    return deps.directRuns.action(snapshot, chat, params.id);
   });
 
   return router;

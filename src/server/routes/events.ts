@@ -2,13 +2,16 @@
 import type { Router } from "express";
 import { routeRouter } from "./router";
 import type { EventBus } from "../../services/event-bus";
+import { streamRoute } from "../define-route";
 import { openSse, type SseRegistry } from "../sse";
 
 export function eventRoutes(events: EventBus, streams: SseRegistry): Router {
-  return routeRouter().get("/api/events", (req, res) => {
+  const router = routeRouter();
+  streamRoute(router, "GET /api/events", ({ req, res }) => {
     let unsubscribe = () => {};
     const channel = openSse(req, res, streams, () => unsubscribe());
     unsubscribe = events.subscribe((event) => channel.send(event.type, event.data));
     channel.send("ready", {});
   });
+  return router;
 }

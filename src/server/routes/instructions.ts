@@ -4,15 +4,13 @@ import type { Router } from "express";
 import { instructionSources } from "../../services/instruction-files";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
+import { route } from "../define-route";
 import { routeRouter } from "./router";
 
 export function instructionRoutes(deps: { settings: SettingsService; projects: ProjectRegistry }): Router {
   const router = routeRouter();
 
-  router.get("/api/instructions", async (req, res) => {
-    const snapshot = await deps.settings.snapshot(await deps.projects.lookup(req.query.projectDir));
-    res.json(await instructionSources(snapshot));
-  });
+  route(router, "GET /api/instructions", async ({ query }) => instructionSources(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))));
 
   return router;
 }

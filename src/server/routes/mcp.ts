@@ -6,6 +6,7 @@ import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
 import type { McpManager } from "../../tools/mcp/manager";
 import { ToolError } from "../../tools/tool-error";
+import { route } from "../define-route";
 import { routeRouter } from "./router";
 
 export type McpRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; mcp: McpManager };
@@ -13,20 +14,16 @@ export type McpRoutesDeps = { settings: SettingsService; projects: ProjectRegist
 export function mcpRoutes(deps: McpRoutesDeps): Router {
   const router = routeRouter();
 
-  router.get("/api/mcp/servers", async (req, res) => {
-    const snapshot = await deps.settings.snapshot(await deps.projects.lookup(req.query.projectDir));
-    res.json(deps.mcp.servers(snapshot));
-  });
+  route(router, "GET /api/mcp/servers", async ({ query }) => deps.mcp.servers(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))));
 
-  router.post("/api/mcp/servers/:id/restart", async (req, res) => {
-    const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(req.query.projectDir));
+  route(router, "POST /api/mcp/servers/:id/restart", async ({ params, query }) => {
+    const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));
     try {
-      await deps.mcp.restart(snapshot, req.params.id);
+      await deps.mcp.restart(snapshot, params.id);
     } catch (error) {
       if (error instanceof ToolError) throw invalid(error.message);
       throw error;
     }
-    res.status(204).end();
   });
 
   return router;

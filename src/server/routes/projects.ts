@@ -2,11 +2,11 @@
 import path from "node:path";
 import type { Router } from "express";
 import { routeRouter } from "./router";
-import { createProjectBodySchema, type Project } from "../../shared/projects";
+import type { Project } from "../../shared/projects";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
 import type { ProjectRow } from "../../store/projects-repo";
-import { parseWith } from "../middleware/validation";
+import { created, route } from "../define-route";
 
 export type ProjectsDeps = { projects: ProjectRegistry; settings: SettingsService };
 
@@ -19,14 +19,12 @@ export async function describeProject(deps: ProjectsDeps, row: ProjectRow): Prom
 export function projectRoutes(deps: ProjectsDeps): Router {
   const router = routeRouter();
 
-  router.get("/api/projects", async (_req, res) => {
-    res.json(await Promise.all(deps.projects.list().map((row) => describeProject(deps, row))));
-  });
+  route(router, "GET /api/projects", () => Promise.all(deps.projects.list().map((row) => describeProject(deps, row))));
 
-  router.post("/api/projects", async (req, res) => {
-    const body = parseWith(createProjectBodySchema, req.body);
-    const { project, created } = await deps.projects.register(body.dir);
-    res.status(created ? 201 : 200).json(await describeProject(deps, project));
+  route(router, "POST /api/projects", async ({ body }) => {
+    const { project, created: isNew } = await deps.projects.register(body.dir);
+    const described = await describeProject(deps, project);
+    return isNew ? created(described) : described;
   });
 
   return router;

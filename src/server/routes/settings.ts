@@ -1,47 +1,30 @@
 // /api/settings/*: the app layer, a project's layer, its storage, the resolved view, and quarantine.
-import type { Router, Request } from "express";
+import type { Router } from "express";
 import { routeRouter } from "./router";
-import { storageBodySchema } from "../../shared/settings";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { SettingsService } from "../../services/settings-service";
 import type { AppSettingsStore } from "../../store/app-settings-store";
-import { parseWith } from "../middleware/validation";
+import { route } from "../define-route";
 
 export type SettingsDeps = { settings: SettingsService; projects: ProjectRegistry; appStore: AppSettingsStore };
 
 export function settingsRoutes(deps: SettingsDeps): Router {
   const router = routeRouter();
-  // GETs read the folder as it is; a write registers it (contract, section 4).
-  const readProject = (req: Request) => deps.projects.lookup(req.query.projectDir);
-  const project = (req: Request) => deps.projects.resolveDir(req.query.projectDir);
+  // GETs read the folder as it is (lookup); a write registers it (resolveDir; contract, section 4).
+  const { settings, projects } = deps;
 
-  router.get("/api/settings/app", async (_req, res) => {
-    res.json(await deps.settings.getApp());
-  });
-  router.patch("/api/settings/app", async (req, res) => {
-    res.json(await deps.settings.patchApp(req.body));
-  });
-  router.get("/api/settings/app/quarantine", (_req, res) => {
-    res.json(deps.appStore.listQuarantined());
-  });
+  route(router, "GET /api/settings/app", () => settings.getApp());
+  route(router, "PATCH /api/settings/app", ({ body }) => settings.patchApp(body));
+  route(router, "GET /api/settings/app/quarantine", () => deps.appStore.listQuarantined());
 
-  router.get("/api/settings/project", async (req, res) => {
-    res.json(await deps.settings.getProject(await readProject(req)));
-  });
-  router.patch("/api/settings/project", async (req, res) => {
-    res.json(await deps.settings.patchProject(await project(req), req.body));
-  });
-  router.put("/api/settings/project/storage", async (req, res) => {
-    const row = await project(req);
-    const body = parseWith(storageBodySchema, req.body);
-    res.json(await deps.settings.setStorage(row, body.dbBacked));
-  });
+  route(router, "GET /api/settings/project", async ({ query }) => settings.getProject(await projects.lookup(query.projectDir)));
+  route(router, "PATCH /api/settings/project", async ({ query, body }) => settings.patchProject(await projects.resolveDir(query.projectDir), body));
+  route(router, "PUT /api/settings/project/storage", async ({ query, body }) => settings.setStorage(await projects.resolveDir(query.projectDir), body.dbBacked));
 
-  router.get("/api/settings/resolved", async (req, res) => {
-    const row = req.query.projectDir === undefined ? undefined : await readProject(req);
-    // `provenance` was added later beside `settings`; clients that read only `settings` are unaffected.
-    res.json(await deps.settings.resolvedWithProvenance(row));
-  });
+  // `provenance` was added later beside `settings`; clients that read only `settings` are unaffected.
+  route(router, "GET /api/settings/resolved", async ({ query }) =>
+    settings.resolvedWithProvenance(query.projectDir === undefined ? undefined : await projects.lookup(query.projectDir)),
+  );
 
   return router;
 }

@@ -6,9 +6,8 @@ import type { EventBus } from "../../services/event-bus";
 import type { ProjectRegistry } from "../../services/project-registry";
 import type { ProjectTrust } from "../../services/project-trust";
 import type { SettingsService } from "../../services/settings-service";
-import { trustBodySchema } from "../../shared/projects";
 import type { McpManager } from "../../tools/mcp/manager";
-import { parseWith } from "../middleware/validation";
+import { route } from "../define-route";
 import { routeRouter } from "./router";
 
 export type TrustRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; mcp: McpManager; trust: ProjectTrust; events: EventBus };
@@ -16,15 +15,14 @@ export type TrustRoutesDeps = { settings: SettingsService; projects: ProjectRegi
 export function trustRoutes(deps: TrustRoutesDeps): Router {
   const router = routeRouter();
 
-  router.get("/api/projects/:id/trust", async (req, res) => {
-    const project = deps.projects.byId(req.params.id);
+  route(router, "GET /api/projects/:id/trust", async ({ params }) => {
+    const project = deps.projects.byId(params.id);
     const layer = await deps.settings.readProjectLayer(project);
-    res.json(deps.trust.state(project.id, layer.raw));
+    return deps.trust.state(project.id, layer.raw);
   });
 
-  router.post("/api/projects/:id/trust", async (req, res) => {
-    const body = parseWith(trustBodySchema, req.body);
-    const project = deps.projects.byId(req.params.id);
+  route(router, "POST /api/projects/:id/trust", async ({ params, body }) => {
+    const project = deps.projects.byId(params.id);
     const layer = await deps.settings.readProjectLayer(project);
     if (body.trusted && deps.trust.restricted) {
       throw conflict("VS Code's Restricted Mode is on for this workspace: trust the workspace in VS Code (Manage Workspace Trust) first");
@@ -35,7 +33,7 @@ export function trustRoutes(deps: TrustRoutesDeps): Router {
     deps.mcp.ensure(await deps.settings.snapshot(project));
     deps.events.publish({ type: "mcp.changed", data: { projectId: project.id } });
     deps.events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
-    res.json({ trusted: deps.trust.isTrusted(project.id, layer.raw) });
+    return { trusted: deps.trust.isTrusted(project.id, layer.raw) };
   });
 
   return router;

@@ -1,4 +1,5 @@
-// The root page: the built Svelte UI when present, else a short page that says what Parley is.
+// The root page: the built Svelte UI when present, else a short page that says what Parley is. Files
+// and pages outside /api, so not in the route table (src/shared/api-routes.ts): no client calls them.
 import fs from "node:fs";
 import path from "node:path";
 import express, { type Router } from "express";

@@ -15,7 +15,6 @@ describe("UI prompt routes against the server", function () {
   it("creates, saves and deletes a project prompt the way the editor sends it", async () => {
     const draft = { ...blankDraft("project"), title: "Review", content: "Review strictly.", presetOn: true, preset: { tools: ["shell"], agentFiles: true, skills: false } };
     const body = { scope: "project" as const, projectDir: server.projectDir, prompt: inputFromDraft(draft) };
-    assert.ok(apiRoutes["POST /api/prompts"].body.safeParse(body).success);
     const created = await server.api("POST", routePath("POST /api/prompts"), body);
     assert.equal(created.status, 201);
     const prompt = apiRoutes["POST /api/prompts"].response.parse(await created.json());

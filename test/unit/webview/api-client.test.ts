@@ -14,7 +14,7 @@ describe("UI API client", () => {
   });
 
   it("keys every route by an HTTP method and an /api path", () => {
-    for (const key of Object.keys(apiRoutes)) assert.match(key, /^(GET|POST|PUT|PATCH|DELETE) \/api\/[a-z/:-]*$/);
+    for (const key of Object.keys(apiRoutes)) assert.match(key, /^(GET|POST|PUT|PATCH|DELETE) \/api\/[a-z/:.-]*$/);
   });
 
   it("passes a well-formed stream event on, typed by its name", () => {

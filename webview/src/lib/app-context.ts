@@ -1,5 +1,5 @@
-// The app state for components deep in a view that their parents need not pass it through (the
-// composer's microphone): App.svelte provides it once.
+// The app state (api, host, route, projects, settings, events) for every component: App.svelte
+// provides it once, and components read it here instead of each parent passing it down as a prop.
 import { createContext } from "svelte";
 import type { AppState } from "./state/app.svelte";
 

@@ -1,5 +1,5 @@
 // The chat list's search: pure, so it is tested without a browser.
-import type { Chat } from "../../../src/shared/chats";
+import type { Chat } from "$shared/chats";
 
 /** The chats whose title or model contains every word of `query`, in any case. */
 export function filterChats(chats: readonly Chat[], query: string): readonly Chat[] {

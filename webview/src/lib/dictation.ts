@@ -1,7 +1,7 @@
 // Pure rules of dictation in the UI: where a transcript goes in the draft, how the recording time
 // and microphone level read, which format to record for a model, the keyboard shortcut, and what
 // each failure says with the way out of it.
-import { MAX_AUDIO_BYTES } from "../../../src/shared/dictation";
+import { MAX_AUDIO_BYTES } from "$shared/dictation";
 import { ApiError } from "./api/client";
 
 /** Start and stop dictation from anywhere in a chat; Escape cancels while recording. */

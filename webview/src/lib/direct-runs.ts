@@ -1,8 +1,8 @@
 // Direct runs from the composer (an agent, a tool, an action): following the run's own turn on the
 // chat's stream, and a refused run explained with its way out. The stream route also replays the
 // chat's last finished turn for a while, so a turn this chat already shows is skipped, not replayed.
-import type { StreamEvent } from "../../../src/shared/stream-events";
-import type { ComposerRouteResult } from "../../../src/shared/tools";
+import type { StreamEvent } from "$shared/stream-events";
+import type { ComposerRouteResult } from "$shared/tools";
 import { ApiError, type ApiClient } from "./api/client";
 
 export type DirectRoute = Exclude<ComposerRouteResult, { kind: "message" }>;

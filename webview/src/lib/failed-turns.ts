@@ -1,7 +1,7 @@
 // Failed turns in the transcript. The server stores a turn that failed upstream (the user message
 // and an assistant message with status "error"), and has no route to run it again, so Retry sends
 // the message anew: the failed attempt it replaces is then left out, so the message shows once.
-import type { Message } from "../../../src/shared/chats";
+import type { Message } from "$shared/chats";
 
 /** A user message (with the file messages sent before it) and everything answered to it. */
 type Turn = { messages: Message[]; text: Message | undefined };

@@ -1,5 +1,5 @@
 // Numbers as people read them in the UI.
-import type { Usage, UsageTotals } from "../../../src/shared/usage";
+import type { Usage, UsageTotals } from "$shared/usage";
 import type { TokenPricing } from "./pricing";
 
 export function formatCost(cost: number | null | undefined): string {

@@ -1,8 +1,8 @@
 // The tool gate table of Settings, This project: every tool of the project's catalog (native tools,
 // then MCP tools grouped by server), its gate, where that gate comes from, and the PATCH bodies that
 // change or reset it. Pure, so it is tested without a browser.
-import type { Provenance, SettingsLayerName, ToolGate } from "../../../src/shared/settings";
-import type { CatalogTool } from "../../../src/shared/tools";
+import type { Provenance, SettingsLayerName, ToolGate } from "$shared/settings";
+import type { CatalogTool } from "$shared/tools";
 import { layerOf } from "./provenance";
 
 /**

@@ -1,7 +1,7 @@
 // The turn being streamed, as a value folded from its events: text and tool cards in the order they
 // came, the reasoning, the task list and the status line. Pure (each event gives a new value), so a
 // replayed turn (a reload that follows it) rebuilds the same view.
-import type { StreamEvent, StreamEventData } from "../../../src/shared/stream-events";
+import type { StreamEvent, StreamEventData } from "$shared/stream-events";
 import { resultStatus, type ToolCardData } from "./tool-cards";
 
 export type TaskItem = StreamEventData<"task.update">["items"][number];

@@ -1,7 +1,7 @@
 // The MCP server form as text fields, and the settings entry (or PATCH of one) it stands for. Pure, so
 // the line formats and the "what did the edit remove" rules are unit-tested without a browser.
-import type { McpServerEntry } from "../../../src/shared/settings";
-import type { McpServerStatus } from "../../../src/shared/api-routes";
+import type { McpServerEntry } from "$shared/settings";
+import type { McpServerStatus } from "$shared/api-routes";
 
 export type McpScope = "app" | "project";
 export type McpTransport = "stdio" | "http";

@@ -2,7 +2,7 @@
 // the list shows them (grouped by category with an empty query), highlighted name segments, the
 // exact-action rule, and which picked files a text still references.
 import { rankOthers } from "../../../src/core/mention-search";
-import { MENTION_CATEGORIES, type MentionCategory, type RankedMention } from "../../../src/shared/mentions";
+import { MENTION_CATEGORIES, type MentionCategory, type RankedMention } from "$shared/mentions";
 
 export const CATEGORY_LABELS: Record<MentionCategory, string> = { files: "Files", agents: "Agents", actions: "Actions", tools: "Tools", mcp: "MCP", model: "Model" };
 /** One row's category in words, for rows of a mixed result list. */

@@ -1,6 +1,6 @@
 // The model picker's search: which catalog models match what the user typed, best first, and how a
 // model is described in one line. Pure, so the ranking is unit-tested apart from the component.
-import type { CatalogModel } from "../../../src/shared/gateway";
+import type { CatalogModel } from "$shared/gateway";
 
 /** The vendor part of an OpenRouter-style id (`anthropic` of `anthropic/claude-sonnet-4`), else none. */
 export function vendorOf(modelId: string): string | undefined {

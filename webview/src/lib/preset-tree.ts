@@ -2,7 +2,7 @@
 // tri-state checkbox; and the synthetic "Agent files" and "Skills" groups. A tool gated `off` and a
 // group whose project master switch is off are locked (shown unticked, with the reason): the project
 // gate has the last word whatever the preset says. Pure, so the tri-state rules are unit-tested.
-import type { CatalogTool, InstructionSources } from "../../../src/shared/tools";
+import type { CatalogTool, InstructionSources } from "$shared/tools";
 import type { PresetDraft } from "./prompt-draft";
 
 export type TreeLeaf = { name: string; description: string; locked?: string };

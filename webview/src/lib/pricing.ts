@@ -1,6 +1,6 @@
 // Model prices as people type and read them: dollars per million tokens in the UI, dollars per
 // token in settings and the API (as the gateway's catalog lists them).
-import type { CatalogModel } from "../../../src/shared/gateway";
+import type { CatalogModel } from "$shared/gateway";
 
 export type TokenPricing = { prompt: number; completion: number };
 
@@ -26,11 +26,14 @@ export function modelPricing(model: Pick<CatalogModel, "id" | "pricing">, userPr
   return prompt !== undefined && completion !== undefined ? { prompt, completion } : undefined;
 }
 
+/** A settings `models` entry as read here: nothing in it is trusted until checked. */
+type ModelEntry = { id?: unknown; pricing?: { prompt?: unknown; completion?: unknown } | null };
+
 /** The user's prices by model id, from resolved settings' `models` entries. */
 export function userPrices(models: unknown): Map<string, TokenPricing> {
   const out = new Map<string, TokenPricing>();
   if (!Array.isArray(models)) return out;
-  for (const entry of models) {
+  for (const entry of models as (ModelEntry | null | undefined)[]) {
     const p = entry?.pricing;
     if (typeof entry?.id === "string" && typeof p?.prompt === "number" && typeof p?.completion === "number") out.set(entry.id, { prompt: p.prompt, completion: p.completion });
   }

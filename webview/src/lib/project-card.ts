@@ -1,7 +1,7 @@
 // What a project card shows: the prompts offered as one-tap new chats, the chats it lists (recent
 // ones, or every match of a search), and the icon of a chat started from a card prompt. Pure.
-import type { Chat } from "../../../src/shared/chats";
-import type { Prompt, PromptIcon } from "../../../src/shared/prompts";
+import type { Chat } from "$shared/chats";
+import type { Prompt, PromptIcon } from "$shared/prompts";
 import { filterChats } from "./chat-filter";
 
 /** How many chats a card lists, newest first, when several projects share the page. */

@@ -1,6 +1,6 @@
 // What Settings, This project says about the project's trust (contract 7.1), and what the gate table,
 // the approval card and the MCP trust question do with it. Pure, so it is tested without a browser.
-import type { TrustState } from "../../../src/shared/projects";
+import type { TrustState } from "$shared/projects";
 
 type TrustItem = TrustState["covers"][number];
 type TrustChange = TrustState["changes"][number];

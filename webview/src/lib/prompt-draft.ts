@@ -1,8 +1,8 @@
 // The prompt editor's draft: what its fields hold, where it comes from (a saved prompt, a built-in
 // profile, a blank page), whether it differs from what was loaded, what the server is sent, and the
 // server's (or the shared schema's) complaints mapped to the field they are about. Pure: unit-tested.
-import type { PromptProfile } from "../../../src/shared/api-routes";
-import { PROMPT_ICONS, promptInputSchema, type Prompt, type PromptIcon, type PromptInput, type PromptScope } from "../../../src/shared/prompts";
+import type { PromptProfile } from "$shared/api-routes";
+import { PROMPT_ICONS, promptInputSchema, type Prompt, type PromptIcon, type PromptInput, type PromptScope } from "$shared/prompts";
 
 /** The icon choice's labels, in the order the radio group shows them. */
 export const PROMPT_ICON_LABELS: Record<PromptIcon, string> = {

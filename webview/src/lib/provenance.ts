@@ -1,6 +1,6 @@
 // Where a settings value comes from (default, app, project), as the settings pages say it, and
 // whether "Reset to inherited" applies: pure, over GET /api/settings/resolved's `provenance`.
-import type { Provenance, SettingsLayerName } from "../../../src/shared/settings";
+import type { Provenance, SettingsLayerName } from "$shared/settings";
 
 /** The page a value is shown on: its own layer is the one a reset removes the value from. */
 export type SettingsPage = "project" | "app";

@@ -1,7 +1,7 @@
 // The stored transcript as the items the chat shows: messages, one card per tool call (an assistant
 // step's calls paired with their `tool` messages by callId), and a Revert per turn that changed
 // files. A reload shows exactly what the live turn showed.
-import type { Message } from "../../../src/shared/chats";
+import type { Message } from "$shared/chats";
 import { changedPath, parseArguments, resultStatus, storedOutput, type ToolCardData } from "./tool-cards";
 
 export type TranscriptItem =

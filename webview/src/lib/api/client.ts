@@ -1,9 +1,10 @@
 // Typed HTTP + SSE client of the Parley server; the only way the UI talks to anything. Paths, bodies
 // and results come from the route table in src/shared/api-routes.ts, so they cannot drift.
 import type { z } from "zod";
-import type { apiRoutes, ApiRouteKey, StreamRouteKey, uploadRoutes, UploadRouteKey } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { StreamEvent } from "../../../../src/shared/stream-events";
+import type { apiRoutes, ApiRouteKey, PathOf, PathParams, StreamRouteKey, streamRoutes, uploadRoutes, UploadRouteKey } from "$shared/api-routes";
+import type { ApiErrorBody } from "$shared/api-error";
+import type { AppEvent } from "$shared/app-events";
+import type { StreamEvent } from "$shared/stream-events";
 import type { Bootstrap } from "../bootstrap";
 import { readAppEvent, readStreamEvent, readSse } from "./sse";
 
@@ -18,17 +19,13 @@ export class ApiError extends Error {
   }
 }
 
-/** `:name` segments of a path pattern, as an object of strings. */
-type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? { [K in Name]: string } & PathParams<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? { [K in Name]: string }
-    : unknown;
-type PathOf<K extends string> = K extends `${string} ${infer P}` ? P : never;
 type ParamsInput<K extends string> = PathParams<PathOf<K>> extends infer P ? (unknown extends P ? { params?: never } : { params: P }) : never;
 type Spec<K extends ApiRouteKey> = (typeof apiRoutes)[K];
 type QueryInput<K extends ApiRouteKey> = Spec<K> extends { query: z.ZodType } ? { query: z.input<Spec<K>["query"]> } : { query?: never };
 type BodyInput<K extends ApiRouteKey> = Spec<K> extends { body: z.ZodType } ? { body: z.input<Spec<K>["body"]> } : { body?: never };
+
+/** What a chat's streaming turn takes: the stream route's declared body. */
+export type ChatStreamBody = z.input<(typeof streamRoutes)["POST /api/chats/:id/messages/stream"]["body"]>;
 
 /** What a call to route K takes: its path parameters, query and body, each only where the route has one. */
 export type RouteInput<K extends ApiRouteKey> = ParamsInput<K> & QueryInput<K> & BodyInput<K>;
@@ -50,8 +47,9 @@ export function routePath(key: string, input: AnyInput = {}): string {
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
-  const parsed = await response.json().catch(() => ({}));
-  const error = parsed?.error ?? {};
+  // Any body at all (a proxy's HTML page fails to parse): each field falls back on its own.
+  const parsed = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody> | null;
+  const error: Partial<ApiErrorBody["error"]> = parsed?.error ?? {};
   return new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`, error.issues);
 }
 
@@ -137,7 +135,7 @@ export class ApiClient {
   /** A chat turn: sends a message, or follows the live turn; each event parsed with its schema. */
   chatStream(
     key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream",
-    input: { params: { id: string }; body?: unknown },
+    input: { params: { id: string }; body?: ChatStreamBody },
     onEvent: (event: StreamEvent) => void,
     signal?: AbortSignal,
   ): Promise<void> {

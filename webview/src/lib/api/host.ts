@@ -1,7 +1,7 @@
 // Actions only an editor can do. In VS Code the extension host does them; in a browser the
 // methods fall back to the browser and the UI hides what it cannot do. The messages both ways are
 // the shared discriminated unions of src/shared/host-messages.ts.
-import { hostToWebviewSchema, type HostToWebview, type PanelTarget, type WebviewToHost } from "../../../../src/shared/host-messages";
+import { hostToWebviewSchema, type HostToWebview, type PanelTarget, type WebviewToHost } from "$shared/host-messages";
 import { browserLink } from "../access";
 import type { Bootstrap } from "../bootstrap";
 
@@ -33,13 +33,13 @@ declare function acquireVsCodeApi(): VsCodeApi;
  * VS Code the editor's frame around the webview. Any other window (a page that opened this tab, say)
  * is ignored.
  */
-export function isTrustedMessage(event: MessageEvent, inVsCode: boolean): boolean {
+export function isTrustedMessage(event: MessageEvent<unknown>, inVsCode: boolean): boolean {
   if (event.origin === window.location.origin) return true;
   return inVsCode && window.parent !== window && event.source === window.parent;
 }
 
 /** A trusted host message, or undefined for anything else (other windows' messages, unknown types). */
-export function readHostMessage(event: MessageEvent, inVsCode: boolean): HostToWebview | undefined {
+export function readHostMessage(event: MessageEvent<unknown>, inVsCode: boolean): HostToWebview | undefined {
   if (!isTrustedMessage(event, inVsCode)) return undefined;
   const parsed = hostToWebviewSchema.safeParse(event.data);
   return parsed.success ? parsed.data : undefined;
@@ -48,14 +48,14 @@ export function readHostMessage(event: MessageEvent, inVsCode: boolean): HostToW
 export function createHost(boot: Bootstrap): Host {
   const { inVsCode } = boot;
   const onMessage: Host["onMessage"] = (listener) =>
-    window.addEventListener("message", (event) => {
+    window.addEventListener("message", (event: MessageEvent<unknown>) => {
       const message = readHostMessage(event, inVsCode);
       if (message) listener(message);
     });
   if (inVsCode && typeof acquireVsCodeApi === "function") {
     const vscode = acquireVsCodeApi();
     const ready = new Promise<PanelTarget | undefined>((resolve) => {
-      window.addEventListener("message", (event) => {
+      window.addEventListener("message", (event: MessageEvent<unknown>) => {
         const message = readHostMessage(event, true);
         if (message?.type === "ready") resolve(message.open);
       });

@@ -1,8 +1,8 @@
 // Server-sent events on the client: reading a fetch body as SSE, and checking each event against
 // its shared schema, so the UI never acts on a shape the server did not promise.
 import { createParser } from "eventsource-parser";
-import { appEventSchemas, type AppEvent, type AppEventName } from "../../../../src/shared/app-events";
-import { streamEventSchemas, type StreamEvent, type StreamEventName } from "../../../../src/shared/stream-events";
+import { appEventSchemas, type AppEvent, type AppEventName } from "$shared/app-events";
+import { streamEventSchemas, type StreamEvent, type StreamEventName } from "$shared/stream-events";
 
 /** Feeds a `text/event-stream` body to `onEvent` (JSON-decoded data) until it ends. */
 export async function readSse(body: ReadableStream<Uint8Array>, onEvent: (name: string, data: unknown, id?: string) => void): Promise<void> {

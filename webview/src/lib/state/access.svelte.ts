@@ -1,7 +1,7 @@
 // Settings, Access and passkeys: whether a password is set, the passkeys and the browser sessions,
 // and the changes to them. The server sends no event for these, so each change reads them again.
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
-import type { AccessSession, AccessStatus, Passkey } from "../../../../src/shared/api-routes";
+import type { AccessSession, AccessStatus, Passkey } from "$shared/api-routes";
 import type { ApiClient } from "../api/client";
 
 export class AccessState {

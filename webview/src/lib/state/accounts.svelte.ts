@@ -1,6 +1,6 @@
 // Signed-in gateway accounts (Settings, Providers): the rows, Use and Sign out.
-import type { GatewayAccount } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
+import type { GatewayAccount } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
 import type { AppState } from "./app.svelte";
 
 export class AccountsState {

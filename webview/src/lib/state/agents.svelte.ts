@@ -1,7 +1,7 @@
 // The current project's agents (`.app.json` key `agents`), for Settings, Agents and the chat's Agent
 // card. Re-read when the project's settings change (the file was edited, or the default agent set).
-import type { AgentEntry } from "../../../../src/shared/agents";
-import type { AppEvent } from "../../../../src/shared/app-events";
+import type { AgentEntry } from "$shared/agents";
+import type { AppEvent } from "$shared/app-events";
 import type { AppState } from "./app.svelte";
 
 export class AgentsState {

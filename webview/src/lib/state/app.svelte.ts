@@ -1,8 +1,8 @@
 // App-wide UI state: the route, and the resources every view shares (projects, the chat list,
 // resolved settings, the model catalog). Everything comes from the server; each resource reloads
 // only on the `/api/events` event that concerns it, and views listen for the ones they show.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { PanelTarget } from "../../../../src/shared/host-messages";
+import type { AppEvent } from "$shared/app-events";
+import type { PanelTarget } from "$shared/host-messages";
 import type { ApiClient } from "../api/client";
 import type { Host } from "../api/host";
 import { parseRoute, routeHash, type Route } from "../route";
@@ -64,7 +64,7 @@ export class AppState {
     let answered = () => {};
     const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
     this.api.subscribe(
-      (event) => void this.onEvent(event).catch((error) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
+      (event) => void this.onEvent(event).catch((error: unknown) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
       signal,
       (connected) => {
         this.live = connected;
@@ -165,7 +165,7 @@ export class AppState {
     this.leave(() => {
       this.projects.currentId = id;
       this.go({ view: "chats" });
-      void Promise.all([this.chats.load(), this.settings.load()]).catch((error) => console.warn("Parley: loading the project failed", error));
+      void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) => console.warn("Parley: loading the project failed", error));
     });
   }
 
@@ -176,7 +176,7 @@ export class AppState {
   useProject(projectId: string): void {
     if (this.projects.currentId === projectId) return;
     this.projects.currentId = projectId;
-    void Promise.all([this.chats.load(), this.settings.load()]).catch((error) => console.warn("Parley: loading the project failed", error));
+    void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) => console.warn("Parley: loading the project failed", error));
   }
 
   /** Opens a chat of `projectId` (a project card's chat, or one it just made). */

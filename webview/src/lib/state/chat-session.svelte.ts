@@ -2,10 +2,10 @@
 // and tool cards), direct runs of agents, tools and actions, approvals and answers for its waiting
 // tool calls, stop and retry.
 import { z } from "zod";
-import type { ChatWithMessages } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { StreamEvent } from "../../../../src/shared/stream-events";
-import type { Usage } from "../../../../src/shared/usage";
+import type { ChatWithMessages } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
+import type { StreamEvent } from "$shared/stream-events";
+import type { Usage } from "$shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
 import { lastFailure } from "../failed-turns";

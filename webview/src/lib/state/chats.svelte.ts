@@ -1,6 +1,6 @@
 // The current project's chat list, newest first; reloaded when a chat of that project changes.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { Chat } from "../../../../src/shared/chats";
+import type { AppEvent } from "$shared/app-events";
+import type { Chat } from "$shared/chats";
 import type { ApiClient } from "../api/client";
 import type { ProjectsState } from "./projects.svelte";
 

@@ -1,6 +1,6 @@
 // The gateway balance (Settings, Providers), read again when the account or the connection changes.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { CreditsAnswer } from "../../../../src/shared/gateway";
+import type { AppEvent } from "$shared/app-events";
+import type { CreditsAnswer } from "$shared/gateway";
 import { ApiError } from "../api/client";
 import type { AppState } from "./app.svelte";
 

@@ -1,7 +1,7 @@
 // The models dictation can use, from both catalog slices: transcription models, and chat models
 // of the text slice that take audio input (sent through chat completions). Loaded once on demand.
-import type { CatalogModel } from "../../../../src/shared/gateway";
-import type { AppEvent } from "../../../../src/shared/app-events";
+import type { CatalogModel } from "$shared/gateway";
+import type { AppEvent } from "$shared/app-events";
 import type { ApiClient } from "../api/client";
 
 export class DictationModelsState {

@@ -2,7 +2,7 @@
 // the audio to the server, and handing the transcript on; or what went wrong, with the recording
 // kept when the server or the model failed so it can be sent again. The composer's microphone and
 // the Dictation page's test recording each hold one.
-import type { DictationResult } from "../../../../src/shared/dictation";
+import type { DictationResult } from "$shared/dictation";
 import type { ApiClient } from "../api/client";
 import { dictationProblem, RECORDING_BYTE_LIMIT, type DictationProblem, type ProblemCause, type RecordingFormat } from "../dictation";
 import { microphoneApiAvailable, startRecording, type Recording } from "../dictation-recorder";

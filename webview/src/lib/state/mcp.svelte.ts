@@ -1,10 +1,10 @@
 // The MCP servers page: each server's status, the entries of the app and project layers (what Edit
 // starts from), the servers' tools with their gates, and the changes made there. Reloads on
 // `mcp.changed` (a server started, failed, was trusted…) and on the settings changes it shows.
-import type { McpServerStatus } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { McpServerEntry, ToolGate } from "../../../../src/shared/settings";
-import type { CatalogTool } from "../../../../src/shared/tools";
+import type { McpServerStatus } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
+import type { McpServerEntry, ToolGate } from "$shared/settings";
+import type { CatalogTool } from "$shared/tools";
 import type { McpScope } from "../mcp-form";
 import type { AppState } from "./app.svelte";
 

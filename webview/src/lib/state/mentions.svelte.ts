@@ -2,8 +2,8 @@
 // cancels the one before: an aborted request, and a `clientId` so the server drops a superseded one),
 // the category filter, the active row, the files picked (sent as `referencedPaths`), and the custom
 // actions and tool schemas it needs for Enter and the Parameters chips, refreshed every 5 s.
-import type { MentionCategory, RankedMention } from "../../../../src/shared/mentions";
-import type { CatalogTool } from "../../../../src/shared/tools";
+import type { MentionCategory, RankedMention } from "$shared/mentions";
+import type { CatalogTool } from "$shared/tools";
 import type { ApiClient } from "../api/client";
 import { insertMention, type TextEdit } from "../mention-insert";
 import { remainingParameters, type ToolParameter } from "../mention-parameters";

@@ -1,5 +1,5 @@
 // The gateway's text models for the model picker, or why they could not be read.
-import type { CatalogModel } from "../../../../src/shared/gateway";
+import type { CatalogModel } from "$shared/gateway";
 import type { ApiClient } from "../api/client";
 
 export class ModelsState {

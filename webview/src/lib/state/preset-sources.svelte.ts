@@ -1,8 +1,8 @@
 // What the preset editor's tree is built from: the current project's tool catalog (with gates) and
 // its agent files and skills (with the master switches). Re-read when the gates, the switches or the
 // MCP servers change. Without a project there is no catalog: the tree says so.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { CatalogTool, InstructionSources } from "../../../../src/shared/tools";
+import type { AppEvent } from "$shared/app-events";
+import type { CatalogTool, InstructionSources } from "$shared/tools";
 import type { AppState } from "./app.svelte";
 
 export class PresetSourcesState {
@@ -22,7 +22,7 @@ export class PresetSourcesState {
     const query = this.app.projects.dirQuery;
     const read = ++this.reads;
     try {
-      const [tools, sources] = query
+      const [tools, sources]: [CatalogTool[], InstructionSources | undefined] = query
         ? await Promise.all([this.app.api.call("GET /api/tools/catalog", { query }), this.app.api.call("GET /api/instructions", { query })])
         : [[], undefined];
       if (read !== this.reads) return;

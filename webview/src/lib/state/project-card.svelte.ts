@@ -1,10 +1,10 @@
 // One project card's data: the project's chats (newest first) and the prompts available in it (for
 // the one-tap buttons and the icons of chats they started). Each card reads and follows its own
 // project, so several cards never share a list.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { Chat } from "../../../../src/shared/chats";
-import type { Project } from "../../../../src/shared/projects";
-import type { Prompt } from "../../../../src/shared/prompts";
+import type { AppEvent } from "$shared/app-events";
+import type { Chat } from "$shared/chats";
+import type { Project } from "$shared/projects";
+import type { Prompt } from "$shared/prompts";
 import type { AppState } from "./app.svelte";
 
 export class ProjectCardState {

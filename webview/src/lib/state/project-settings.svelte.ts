@@ -1,7 +1,7 @@
 // The current project's own settings layer (Settings, This project): where it is stored, whether
 // it is damaged, and changes to it. Lives while that page is open.
-import type { ProjectSettingsAnswer } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
+import type { ProjectSettingsAnswer } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
 import type { RouteInput } from "../api/client";
 import type { AppState } from "./app.svelte";
 

@@ -1,8 +1,8 @@
 // The current project's trust (contract 7.1): whether the user trusts what its `.app.json` brings,
 // what that covers and what changed since, and the switch. Read again on the project's
 // `settings.changed` (the file changed, trust was given or taken) and `mcp.changed`.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { TrustState } from "../../../../src/shared/projects";
+import type { AppEvent } from "$shared/app-events";
+import type { TrustState } from "$shared/projects";
 import type { AppState } from "./app.svelte";
 
 /** "Not now" on a project's trust question holds for this browser session (this tab, or this panel). */

@@ -1,5 +1,5 @@
 // The registered projects and which one the UI shows; the one place that builds `?projectDir=`.
-import type { Project } from "../../../../src/shared/projects";
+import type { Project } from "$shared/projects";
 import type { ApiClient } from "../api/client";
 
 export class ProjectsState {

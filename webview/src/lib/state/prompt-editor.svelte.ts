@@ -1,8 +1,8 @@
 // The prompt screen's editor: which prompt is open (a saved one, or a new one from a blank page or a
 // profile), the draft of its fields, the guard that asks before unsaved changes are dropped, and
 // save and delete with their errors at the field. The listing itself is the PromptsState's.
-import type { PromptProfile } from "../../../../src/shared/api-routes";
-import type { Prompt, PromptScope } from "../../../../src/shared/prompts";
+import type { PromptProfile } from "$shared/api-routes";
+import type { Prompt, PromptScope } from "$shared/prompts";
 import { ApiError } from "../api/client";
 import { blankDraft, draftFromProfile, draftFromPrompt, fieldErrors, hasErrors, inputFromDraft, isDirty, validateDraft, type Draft, type FieldErrors } from "../prompt-draft";
 import type { PromptsState } from "./prompts.svelte";

@@ -1,8 +1,8 @@
 // Custom prompts: the current project's (with the app prompts it inherits), or the app's alone, and
 // the built-in profiles; and the changes made to them (create, save, delete).
-import type { PromptProfile } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { Prompt, PromptInput, PromptScope } from "../../../../src/shared/prompts";
+import type { PromptProfile } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
+import type { Prompt, PromptInput, PromptScope } from "$shared/prompts";
 import type { AppState } from "./app.svelte";
 
 export class PromptsState {

@@ -1,9 +1,9 @@
 // Resolved settings (defaults < app < project) of the current project, as the server redacts them.
 // Reloaded on a `settings.changed` that concerns them; a change says whether the gateway
 // connection moved, since only then the model list must be read again.
-import type { ResolvedSettingsViewData } from "../../../../src/shared/api-routes";
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { Provenance } from "../../../../src/shared/settings";
+import type { ResolvedSettingsViewData } from "$shared/api-routes";
+import type { AppEvent } from "$shared/app-events";
+import type { Provenance } from "$shared/settings";
 import type { ApiClient, RouteInput } from "../api/client";
 import type { ProjectsState } from "./projects.svelte";
 

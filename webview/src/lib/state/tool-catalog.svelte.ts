@@ -1,7 +1,7 @@
 // The current project's tool catalog (native and MCP tools with the gate in force), for the gate
 // table of Settings, This project. Read again when the project's settings or its MCP servers change.
-import type { AppEvent } from "../../../../src/shared/app-events";
-import type { CatalogTool } from "../../../../src/shared/tools";
+import type { AppEvent } from "$shared/app-events";
+import type { CatalogTool } from "$shared/tools";
 import type { AppState } from "./app.svelte";
 
 export class ToolCatalogState {

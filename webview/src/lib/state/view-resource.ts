@@ -2,7 +2,7 @@
 // current by the app events it cares about (and read again when the event stream was down), and no
 // longer listening once the view is gone.
 import { onDestroy } from "svelte";
-import type { AppEvent } from "../../../../src/shared/app-events";
+import type { AppEvent } from "$shared/app-events";
 import type { AppState } from "./app.svelte";
 
 type ViewResource = { load(): Promise<unknown>; onAppEvent(event: AppEvent): void };
