@@ -2,7 +2,7 @@
 // SecretStorage cannot list what it holds, so the names (never the values) are kept in an index entry.
 import type * as vscode from "vscode";
 import type { SecretStore } from "../store/secret-store";
-import { KeyedMutex } from "../services/keyed-mutex";
+import { KeyedMutex } from "../store/keyed-mutex";
 
 const PREFIX = "parley/";
 const INDEX = `${PREFIX}__index`;

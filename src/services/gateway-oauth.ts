@@ -10,7 +10,9 @@ import { gatewayRequest, upstreamMessage } from "../providers/gateway/http";
 import type { GatewayAccounts } from "./gateway-accounts";
 import type { Logger } from "./logger";
 import type { SettingsService } from "./settings-service";
-import type { OAuthResult } from "../server/pages/oauth-result-page";
+
+/** How a sign-in ended, for the page the gateway's redirect lands on. */
+export type OAuthResult = { ok: true; accountId: string; label: string } | { ok: false; message: string };
 
 export const ATTEMPT_TTL_MS = 10 * 60 * 1000;
 

@@ -9,7 +9,18 @@ import type { ResolvedSettings, ToolGate } from "../shared/settings";
 import { gatesOf, untrustedGates } from "../tools/gate";
 import type { ProjectRow } from "../store/projects-repo";
 import { parseEntries } from "./project-entries";
-import type { ProjectLayer } from "./settings-service";
+
+/** One project's settings layer as stored, before and after validation. */
+export type ProjectLayer = {
+  /** The stored object, unknown keys included; undefined when the file cannot be parsed. */
+  raw: JsonObject | undefined;
+  /** The known keys that passed validation, plus unknown keys. */
+  value: JsonObject;
+  issues: LayerIssue[];
+  error?: string;
+  path: string;
+  dbBacked: boolean;
+};
 
 type Entries<T> = { items: { index: number; value: T }[]; issues: LayerIssue[] };
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { conflict, invalid, notFound } from "../core/app-error";
 import { PROMPT_PROFILES } from "../core/prompt-profiles";
-import { normalizePreset } from "../core/preset";
+import { normalizePreset } from "../tools/preset";
 import type { LayerIssue } from "../core/settings-validate";
 import type { JsonObject } from "../core/settings-merge";
 import { readIcon, storedPromptSchema, type Prompt, type PromptInput, type PromptScope, type StoredPrompt } from "../shared/prompts";

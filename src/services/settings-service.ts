@@ -20,28 +20,16 @@ import type { ProjectRow } from "../store/projects-repo";
 import type { ProjectSettingsRepo } from "../store/project-settings-repo";
 import { projectFilePath, readProjectFile, removeProjectFile, writeProjectFile } from "../store/project-file";
 import { Credentials } from "./credentials";
-import { ProjectSnapshot } from "./project-snapshot";
+import { ProjectSnapshot, type ProjectLayer } from "./project-snapshot";
 import type { AppSettings, Provenance, ResolvedSettings } from "../shared/settings";
 import { apiKeySlot } from "../core/settings-secrets";
 import type { EventBus } from "./event-bus";
-import { KeyedMutex } from "./keyed-mutex";
+import { KeyedMutex } from "../store/keyed-mutex";
 import type { ProjectTrust } from "./project-trust";
 
 const DB_BACKED_FLAG = "__dbBacked";
 /** The layer of a project without settings: one object, so what is worked out from it is reused. */
 const NO_PROJECT_SETTINGS: JsonObject = Object.freeze({});
-
-/** One project's settings layer as stored, before and after validation. */
-export type ProjectLayer = {
-  /** The stored object, unknown keys included; undefined when the file cannot be parsed. */
-  raw: JsonObject | undefined;
-  /** The known keys that passed validation, plus unknown keys. */
-  value: JsonObject;
-  issues: LayerIssue[];
-  error?: string;
-  path: string;
-  dbBacked: boolean;
-};
 
 export type ProjectSettingsResponse = {
   project: JsonObject;

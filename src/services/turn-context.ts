@@ -2,7 +2,7 @@
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
 // the project gate has the last word, and agent files and skills are injected when it allows.
 import type { OfferableMcpTool } from "../tools/offered-tools";
-import { effectiveChat } from "../core/effective-chat";
+import { effectiveChat } from "../tools/effective-chat";
 import { NATIVE_TOOLS } from "../tools/native-tools";
 import type { Chat } from "../shared/chats";
 import type { UpstreamMessage } from "../providers/gateway/chat-completions";

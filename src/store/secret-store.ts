@@ -3,7 +3,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "./atomic-write";
-import { KeyedMutex } from "../services/keyed-mutex";
+import { KeyedMutex } from "./keyed-mutex";
 import { FileSnapshots } from "./file-snapshot";
 
 export interface SecretStore {

@@ -1,8 +1,7 @@
 // The page the gateway's redirect lands on. It returns to the app by itself: a popup tells its
 // opener and closes; a tab or an installed PWA window goes back to the app with a flag in the URL.
 import { randomBytes } from "node:crypto";
-
-export type OAuthResult = { ok: true; accountId: string; label: string } | { ok: false; message: string };
+import type { OAuthResult } from "../../services/gateway-oauth";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

@@ -1,5 +1,5 @@
 // A prompt's chat preset, normalised to `{tools?, agentFiles?, skills?}` with the spec's collapse rule.
-import { NATIVE_TOOL_NAMES } from "../tools/native-tools";
+import { NATIVE_TOOL_NAMES } from "./native-tools";
 
 export type Preset = { tools?: string[]; agentFiles?: boolean; skills?: boolean };
 

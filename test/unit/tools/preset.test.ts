@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { normalizePreset } from "../../../src/core/preset";
-import { effectiveChat, type ProjectGate } from "../../../src/core/effective-chat";
+import { normalizePreset } from "../../../src/tools/preset";
+import { effectiveChat, type ProjectGate } from "../../../src/tools/effective-chat";
 import { NATIVE_TOOLS } from "../../../src/tools/native-tools";
 import { readFrontMatter } from "../../../src/core/front-matter";
 import { titleFromContent } from "../../../src/services/prompt-service";

@@ -2,7 +2,7 @@
 // gate applied on top. Built in memory; the stored chat is never changed.
 import type { ToolGate } from "../shared/settings";
 import type { Preset } from "./preset";
-import { toolGate } from "../tools/gate";
+import { toolGate } from "./gate";
 
 export type ChatToggles = { tools: string[] | null; agentFiles: boolean | null; skills: boolean | null };
 
