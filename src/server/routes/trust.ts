@@ -1,5 +1,6 @@
 // A project's trust (contract 7.1): what the repository's `.app.json` brings that waits for it, and the
-// switch (which answers `{trusted}`; the state is a GET away). Trusting starts the project's MCP servers that waited; distrust stops them.
+// switch (which answers `{trusted}`; the state is a GET away). Trusting starts the project's MCP
+// servers that waited; distrust stops them.
 import type { Router } from "express";
 import { conflict } from "../../core/app-error";
 import type { EventBus } from "../../services/event-bus";
