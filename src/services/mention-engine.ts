@@ -26,7 +26,6 @@ function startWorker(): Worker {
   if (shared.worker) return shared.worker;
   const { file, execArgv } = bundleEntry("mention-worker");
   const worker = new Worker(file, { execArgv });
-  worker.unref();
   worker.on("message", (reply: MentionReply) => {
     const pending = shared.pending.get(reply.id);
     if (!pending) return;
@@ -44,6 +43,9 @@ function startWorker(): Worker {
     fail(error);
   });
   worker.on("exit", (code) => fail(new Error(`the mention worker exited (${code})`)));
+  // After the listeners: on Node 24 a "message" listener added later refs the worker's port again,
+  // and the process could not exit while the (idle) worker lived.
+  worker.unref();
   shared.worker = worker;
   return worker;
 }

@@ -73,7 +73,6 @@ class Helper {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer, counts: this.counts.buffer }, transferList: [port2] });
-    this.worker.unref();
     this.worker.on("message", (reply: HelperReply) => {
       const build = this.builds.get(reply.shard);
       this.builds.delete(reply.shard);
@@ -82,6 +81,8 @@ class Helper {
     });
     this.worker.on("error", (error) => this.lose(`the ranking helper failed: ${error.message}`));
     this.worker.on("exit", (code) => this.lose(`the ranking helper exited (${code})`));
+    // After the listeners: on Node 24 a "message" listener added later refs the worker's port again.
+    this.worker.unref();
   }
 
   lose(reason: string): void {

@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { within } from "../helpers/poll";
 import { readEvents, type ReceivedEvent } from "../helpers/sse";
 
 describe("attack: a cloned repository before the user trusts it", function () {
@@ -98,8 +99,11 @@ describe("attack: a cloned repository before the user trusts it", function () {
 
   it("never contacts the repository's http MCP server before trust, and connects once trusted", async () => {
     const requests: string[] = [];
+    let contact!: () => void;
+    const contacted = new Promise<void>((resolve) => (contact = resolve));
     const listener = http.createServer((req, res) => {
       requests.push(`${req.method} ${req.url}`);
+      contact();
       res.writeHead(500).end();
     });
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
@@ -115,7 +119,7 @@ describe("attack: a cloned repository before the user trusts it", function () {
       assert.equal((await f.s.api("POST", `/api/mcp/servers/repo-http/restart?${q}`)).status, 400);
       assert.deepEqual(requests, [], "no request left Parley");
       assert.equal(await trust(true), 200);
-      for (let i = 0; i < 200 && requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await within(contacted, 5_000, "no request");
       assert.ok((requests as string[]).some((r) => r.startsWith("POST /mcp")), "trust connects");
     } finally {
       listener.closeAllConnections();

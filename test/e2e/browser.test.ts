@@ -110,7 +110,8 @@ describe("web UI in Chromium", function () {
     await other.locator(".chat-row").first().waitFor();
     const projectId = (await (await stack.api("GET", "/api/projects")).json())[0].id;
     await stack.api("POST", `/api/projects/${projectId}/chats`, { title: "Made while the stream was down" });
-    await other.waitForTimeout(500);
+    // The page tries its stream again after the chat was made, and is refused again.
+    await other.waitForRequest((request) => new URL(request.url()).pathname === "/api/events", { timeout: 20_000 });
     assert.equal(await other.locator(".chat-row", { hasText: "Made while the stream was down" }).count(), 0, "no event came");
     // Its next try gets through: the list is read again.
     await other.unroute("**/api/events");

@@ -42,6 +42,24 @@ describe("web UI: chat view fixes", function () {
   const transcript = (on: Page) =>
     on.locator("ol.messages").evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, width: el.scrollWidth, clientWidth: el.clientWidth }));
 
+  /**
+   * Waits until the transcript's scroll position has stopped moving (a wheel can scroll over several
+   * frames, and the view hears it a frame later) away from `awayFrom`, or at the end.
+   */
+  const scrollSettled = (on: Page, want: { awayFrom: number } | { atEnd: true }) =>
+    on.locator("ol.messages").evaluate(async (el, want) => {
+      let last = Number.NaN;
+      let still = 0;
+      // Bounded (about 10 s of frames): the assertions that follow say what went wrong.
+      for (let frames = 0; still < 2 && frames < 600; frames++) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const top = el.scrollTop;
+        const there = "atEnd" in want ? el.scrollHeight - top - el.clientHeight <= 4 : top !== want.awayFrom;
+        still = there && top === last ? still + 1 : 0;
+        last = top;
+      }
+    }, want);
+
   async function settings(body: unknown): Promise<void> {
     const response = await stack.api("PATCH", "/api/settings/app", body);
     assert.equal(response.status, 200, await response.text());
@@ -68,8 +86,9 @@ describe("web UI: chat view fixes", function () {
     await page.locator(".message.assistant.streaming", { hasText: "Thinking out loud" }).waitFor();
     const box = (await page.locator("ol.messages").boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const before = (await transcript(page)).top;
     await page.mouse.wheel(0, -1500);
-    await page.waitForTimeout(300);
+    await scrollSettled(page, { awayFrom: before });
     const up = (await transcript(page)).top;
     await idle(page);
     at = await transcript(page);
@@ -78,7 +97,7 @@ describe("web UI: chat view fixes", function () {
 
     // Back at the end, it follows again.
     await page.mouse.wheel(0, 100_000);
-    await page.waitForTimeout(300);
+    await scrollSettled(page, { atEnd: true });
     await chooseModel(page, "fake/burst");
     await say(page, "once more");
     await page.locator(".message.assistant", { hasText: "t1999" }).nth(1).waitFor();

@@ -174,17 +174,26 @@ describe("web UI: direct runs of agents and tools from the composer", function (
 
   it("after a reload whose project list is slow, shows the chat once (no flash of an empty one) and runs a dispatch sent at once", async () => {
     await page.goto(chatUrl);
-    // The list takes its time: the chat waits for it rather than showing, then being built again.
+    // The list takes its time (held back until the page is seen waiting for it): the chat waits for
+    // it rather than showing, then being built again.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/projects", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await route.continue();
+      await held;
+      await route.continue().catch(() => {});
     });
+    const loading = page.locator("main").getByRole("status").filter({ hasText: "Loading…" });
     try {
       await page.reload();
+      await loading.waitFor();
+      const listCame = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/projects");
+      release();
+      await listCame;
       const first = page.locator(".tool-item > .tool-card").first();
       await first.waitFor();
       await first.evaluate((node) => node.setAttribute("data-probe", "kept"));
-      await page.waitForTimeout(2_500);
+      // The list has been taken in: the views it held back are up.
+      await loading.waitFor({ state: "detached" });
       assert.equal(await page.locator("[data-probe=kept]").count(), 1, "the transcript shown first is still the one on screen");
       await say("@reviewer shell: echo after-reload");
       await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "after-reload" }).waitFor();
@@ -192,6 +201,7 @@ describe("web UI: direct runs of agents and tools from the composer", function (
       assert.equal(await page.getByRole("alert").count(), 0, "no refusal");
       assert.equal(await card("subagent reviewer").count(), 2, "the earlier one and this one");
     } finally {
+      release();
       await page.unroute("**/api/projects");
     }
   });

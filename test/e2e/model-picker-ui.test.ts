@@ -111,9 +111,13 @@ describe("web UI: the searchable model picker", function () {
 
   it("says the list is loading when opened before it came, and fills in without reopening", async () => {
     const { stack, page } = ui!;
+    // The list is held back until the picker has been seen waiting for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/providers/gateway/models**", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
+      await held;
+      // A request of the page before its reload is gone by then.
+      await route.continue().catch(() => {});
     });
     try {
       await page.goto(`${stack.url}/?token=${stack.token}`);
@@ -125,10 +129,12 @@ describe("web UI: the searchable model picker", function () {
       await models.getByText("Loading models…").waitFor();
       assert.equal(await models.getAttribute("aria-busy"), "true");
       assert.equal(await models.getByText(/No model matches/).count(), 0, "no claim that nothing matches");
+      release();
       await until(() => models.getByRole("option").count(), (n) => n >= 10, "the list, once it comes");
       assert.equal(await models.getAttribute("aria-busy"), "false");
       assert.equal(await models.getByText("Loading models…").count(), 0);
     } finally {
+      release();
       await page.unroute("**/api/providers/gateway/models**");
     }
   });

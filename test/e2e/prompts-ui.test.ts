@@ -11,6 +11,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import { until } from "../helpers/poll";
 import type { Stack } from "../helpers/stack";
 
 type ApiPrompt = { id: string; title: string; content: string; icon: string; showOnProjectCard: boolean; preset: { tools?: string[]; agentFiles?: boolean; skills?: boolean } | null; scope: string; overridden?: boolean };
@@ -317,7 +318,7 @@ describe("web UI: custom prompts", function () {
 
     await chip.selectOption({ label: "Chatty" });
     await page.waitForFunction(() => (document.querySelector(".prompt-chip select") as HTMLSelectElement).value === "chatty");
-    for (let i = 0; i < 50 && (await chatOf()) !== "chatty"; i++) await page.waitForTimeout(100);
+    await until(chatOf, (id) => id === "chatty", "the chat's prompt saved").catch(() => undefined);
     assert.equal(await chatOf(), "chatty");
     await screenshot(page, "prompts-03-chip");
 

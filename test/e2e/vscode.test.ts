@@ -5,30 +5,9 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
-import { codeServerInstalled, packageVsix, startEditor, type Editor } from "../helpers/code-server";
+import { codeServerInstalled, packageVsix, runCommand, startEditor, webviewFrame, type Editor } from "../helpers/code-server";
 import { chooseModel } from "../helpers/model-picker";
 import { seriousViolations } from "../helpers/axe";
-
-async function webviewFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 120; i++) {
-    for (const frame of page.frames()) {
-      if (await frame.$(".app").catch(() => null)) return frame;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error("the Parley webview did not appear");
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  // A quick pick that just closed fades out for a moment, inert: opening the palette then fails.
-  await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
-  await page.keyboard.press("Control+Shift+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.fill(`>${title}`);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
 
 describe("Parley in a real VS Code (code-server)", function () {
   this.timeout(240_000);
@@ -242,12 +221,13 @@ describe("Parley in a real VS Code (code-server)", function () {
     const chatId = (await (await tab.request.get(`${apiBase()}api/projects/${chats[0].id}/chats`)).json())[0].id as string;
     const failures: string[] = [];
     // The theme picker previews as it moves and applies on Enter; the workbench's class names the kind.
+    // The last: the class VS Code gives a webview's body for the kind.
     const themes = [
-      ["Dark High Contrast", "hc-black"],
-      ["Light High Contrast", "hc-light"],
-      ["Light Modern", "vs"],
+      ["Dark High Contrast", "hc-black", "vscode-high-contrast"],
+      ["Light High Contrast", "hc-light", "vscode-high-contrast-light"],
+      ["Light Modern", "vs", "vscode-light"],
     ] as const;
-    for (const [theme, kind] of themes) {
+    for (const [theme, kind, webviewClass] of themes) {
       await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
       await page.keyboard.press("Control+Shift+P");
       await page.locator(".quick-input-widget input").fill(">Preferences: Color Theme");
@@ -270,8 +250,10 @@ describe("Parley in a real VS Code (code-server)", function () {
       ];
       for (const [name, show] of screens) {
         await show();
-        // The editor hands a changed theme to the webview as CSS variables; give it a frame to apply them.
-        await page.waitForTimeout(300);
+        // The editor hands a changed theme to the webview as CSS variables with a class on its body:
+        // wait for the class, then for a frame painted with them.
+        await panel.locator(`body.${webviewClass}`).waitFor();
+        await panel.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
         await screenshot(page, `vscode-theme-${theme.replaceAll(" ", "-").toLowerCase()}-${name.split(" ")[0]}`);
         const violations = await seriousViolations(panel);
         if (violations.length > 0) failures.push(`${theme}, ${name}: ${JSON.stringify(violations)}`);

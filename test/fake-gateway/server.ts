@@ -63,6 +63,7 @@ export class FakeGateway {
   private readonly queue: Scenario[] = [];
   private readonly server: http.Server;
   private abortedStreams = 0;
+  private endedStreams = 0;
   private abortWaiters: (() => void)[] = [];
   private readonly codes = new Map<string, PendingAuth>();
   /** Keys allowed to read /credits (a management key); others get 403 and must read /key. */
@@ -119,6 +120,11 @@ export class FakeGateway {
 
   get streamsAbortedByClient(): number {
     return this.abortedStreams;
+  }
+
+  /** Streamed answers whose body the gateway has ended (all of it written, [DONE] and what follows). */
+  get streamsEnded(): number {
+    return this.endedStreams;
   }
 
   /** Resolves when a client closes a stream before it ended (proof that a cancel reached the socket). */
@@ -188,6 +194,7 @@ export class FakeGateway {
     }
 
     let finished = false;
+    res.once("finish", () => this.endedStreams++);
     res.on("close", () => {
       if (finished) return;
       this.abortedStreams++;
@@ -196,7 +203,19 @@ export class FakeGateway {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-generation-id": `gen-${randomBytes(6).toString("hex")}` });
     res.flushHeaders();
     const alive = () => !res.destroyed && !res.writableEnded;
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A stream's pauses stand for a slow model; they end early when the client or stop() closes it,
+    // so no timer outlives the stream (and holds the test process open).
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        if (res.destroyed) return resolve();
+        const done = () => {
+          clearTimeout(timer);
+          res.off("close", done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        res.once("close", done);
+      });
 
     if (scenario.kind === "raw") {
       const { body } = scenario;

@@ -8,6 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { FakeGateway } from "../fake-gateway/server";
+import { until } from "./poll";
 import { makeTempDir, removeDir } from "./temp";
 
 export const CODE_SERVER_DIR = path.resolve(".cache/code-server");
@@ -59,10 +60,12 @@ export async function startEditor(vsix: string, options: EditorOptions = {}): Pr
     ["--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--extensions-dir", extensions, "--user-data-dir", userDir, "--disable-telemetry", "--disable-update-check", workspace],
     { env: { ...env, APP_HOME: home, APP_GATEWAY_BASE_URL: gateway.baseUrl, APP_GATEWAY_AUTH_URL: gateway.authUrl }, stdio: "ignore" },
   );
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const healthy = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+  await until(healthy, (ok) => ok, "code-server answers /healthz", 20_000).catch(async (error: Error) => {
+    child.kill("SIGKILL");
+    await gateway.stop();
+    throw error;
+  });
   return {
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
     workspace,
@@ -87,13 +90,13 @@ export function packageVsix(): string {
 
 /** The frame of Parley's webview view (the inner one of VS Code's nested webview iframes). */
 export async function webviewFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 120; i++) {
+  const withApp = async () => {
     for (const frame of page.frames()) {
       if (await frame.$(".app").catch(() => null)) return frame;
     }
-    await page.waitForTimeout(250);
-  }
-  throw new Error("the Parley webview did not appear");
+    return undefined;
+  };
+  return (await until(withApp, (frame) => frame !== undefined, "the Parley webview did not appear", 30_000))!;
 }
 
 /** Runs a command from the command palette by its title. */

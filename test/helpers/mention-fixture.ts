@@ -57,12 +57,8 @@ export async function startEverything(stack: Stack): Promise<void> {
   const query = `projectDir=${encodeURIComponent(stack.projectDir)}`;
   await stack.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", name: "Everything", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }] });
   await stack.api("POST", `/api/mcp/servers/everything/restart?${query}`);
-  for (let i = 0; i < 150; i++) {
-    const servers = (await (await stack.api("GET", `/api/mcp/servers?${query}`)).json()) as { id: string; status: string }[];
-    if (servers.find((s) => s.id === "everything")?.status === "ready") return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the MCP server did not become ready: ${await (await stack.api("GET", `/api/mcp/servers?${query}`)).text()}`);
+  const servers = async () => (await (await stack.api("GET", `/api/mcp/servers?${query}`)).json()) as { id: string; status: string }[];
+  await until(servers, (list) => list.find((s) => s.id === "everything")?.status === "ready", "the MCP server did not become ready", 30_000);
 }
 
 /** The popup as a test reads it. */

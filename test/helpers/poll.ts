@@ -12,3 +12,13 @@ export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boo
   }
   return last;
 }
+
+/** What `promise` settles with, or `late` if it has not within `ms`; the timer never outlives the wait. */
+export async function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<L>((resolve) => (timer = setTimeout(() => resolve(late), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -2,6 +2,7 @@
 // passkey ceremony itself runs in real Chromium with a virtual authenticator (test/e2e).
 import assert from "node:assert/strict";
 import http from "node:http";
+import { within } from "../helpers/poll";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const PASSWORD = "correct horse battery staple";
@@ -147,6 +148,6 @@ describe("access: password and sessions", function () {
     const listed = await (await fetch(`${s.url}/api/access/sessions`, as(admin))).json();
     const target = listed.find((x: any) => !x.current);
     assert.equal((await fetch(`${s.url}/api/access/sessions/${target.id}`, { method: "DELETE", ...as(admin) })).status, 204);
-    assert.equal(await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve("still open"), 3000))]), "ended");
+    assert.equal(await within(ended, 3000, "still open"), "ended");
   });
 });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
+import { until } from "../helpers/poll";
 import { readEvents, text, type ReceivedEvent } from "../helpers/sse";
 
 type Answer = (event: ReceivedEvent) => unknown;
@@ -233,9 +234,9 @@ describe("agent loop", function () {
     assert.ok(big.output.length < 70_000, `${big.output.length}`);
     assert.equal(slow.timedOut, true);
     const pid = Number(fs.readFileSync(pidFile, "utf8"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
     // Gone, or a zombie waiting for a reaper: either way no longer running.
-    const state = fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] : "gone";
+    const stateOf = () => (fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] : "gone");
+    const state = await until(stateOf, (s) => s === "gone" || s === "Z", "the background child dies with its group", 2_000).catch(() => stateOf());
     assert.ok(state === "gone" || state === "Z", `the background child died with its group (state ${state})`);
   });
 

@@ -10,6 +10,7 @@ import { errorHandler } from "../../src/server/middleware/errors";
 import { apiErrorBodySchema } from "../../src/shared/api-error";
 import { MAX_AUDIO_BYTES } from "../../src/shared/dictation";
 import { startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { until, within } from "../helpers/poll";
 import { toneWav } from "../helpers/wav";
 
 const BOUNDARY = "----parleyattack";
@@ -71,19 +72,19 @@ describe("dictation under attack", function () {
 
 /** Whether a promise settles while the test still waits: a hang shows as "pending", not as a mocha timeout. */
 function settledWithin<T>(promise: Promise<T>, ms: number): Promise<"resolved" | "rejected" | "pending"> {
-  return Promise.race([
-    promise.then(
-      () => "resolved" as const,
-      () => "rejected" as const,
-    ),
-    new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms)),
-  ]);
+  const settled = promise.then(
+    () => "resolved" as const,
+    () => "rejected" as const,
+  );
+  return within(settled, ms, "pending" as const);
 }
 
 describe("dictation uploads that never finish", function () {
   this.timeout(30_000);
   let server: http.Server;
   let port: number;
+  /** The server's side of the last connection (what it has read of an upload). */
+  let accepted: net.Socket | undefined;
   /** Settles with the first failure a request's handler passes on (what the error handler would answer). */
   let failed: Promise<unknown>;
 
@@ -99,6 +100,7 @@ describe("dictation uploads that never finish", function () {
     }) as express.ErrorRequestHandler);
     app.use(errorHandler(() => undefined));
     server = http.createServer(app);
+    server.on("connection", (socket) => (accepted = socket));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as net.AddressInfo).port;
   });
@@ -116,7 +118,9 @@ describe("dictation uploads that never finish", function () {
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.write(head(body.length));
     socket.write(body.subarray(0, 2_000_000));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Mid-body: the handler has read what was sent (its audio buffered) and waits for the rest.
+    const sent = Buffer.byteLength(head(body.length)) + 2_000_000;
+    await until(() => accepted?.bytesRead ?? 0, (read) => read >= sent, "the server read the first 2 MB");
     socket.destroy();
     assert.equal(await settledWithin(failed, 5_000), "resolved", "the upload's handler never finished");
   });

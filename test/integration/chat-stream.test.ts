@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
+import { until } from "../helpers/poll";
 import { names, readEvents, text } from "../helpers/sse";
 import { AFTER_DONE_MS } from "../../src/providers/gateway/chat-completions";
 import { closeGatewayDispatcher } from "../../src/providers/gateway/http";
@@ -68,7 +69,7 @@ describe("chat streaming through the gateway", () => {
     for (let turn = 0; turn < 6; turn++) {
       f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], endAfterDoneMs: 30 });
       assert.equal(text(await readEvents(await send(f, chat.id, { content: `turn ${turn}` }))), "ab");
-      await new Promise((resolve) => setTimeout(resolve, 60)); // the body has ended by now
+      await until(() => f.gateway.streamsEnded, (ended) => ended === turn + 1, "the body ended after [DONE]");
     }
     // A body destroyed after [DONE] but before its end closed the socket, and every turn waited for
     // a new connection. The first turn shares the gateway with the catalog's price list.
@@ -291,15 +292,9 @@ describe("cancel", () => {
     while (!seen.includes("text.delta")) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     await aborted;
-    for (let i = 0; i < 100; i++) {
-      const message = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages[1];
-      if (message.status !== "streaming") {
-        assert.equal(message.status, "cancelled");
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.fail("the turn was not cancelled");
+    const stored = async () => (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages[1];
+    const message = await until(stored, (m) => m.status !== "streaming", "the turn was not cancelled");
+    assert.equal(message.status, "cancelled");
   });
 
   it("lets a second UI follow a live turn from Last-Event-ID", async () => {

@@ -26,17 +26,23 @@ describe("crash safety under kill -9", function () {
       const q = `projectDir=${encodeURIComponent(project)}`;
       // Completed writes of each kind: the app's (SQLite) are far quicker than the project's (a file).
       const completed = { project: 0, app: 0 };
+      const enough = 5 + round * 5;
+      let landed!: () => void;
+      const someLanded = new Promise<void>((resolve) => (landed = resolve));
       const burst = Array.from({ length: WRITES_PER_ROUND }, (_, i) => {
         const [route, body] =
           i % 2 === 0
             ? [`/api/settings/project?${q}`, { name: `round ${round} write ${i}`, fileTags: { [`f${i}.ts`]: ["x".repeat(i)] } }]
             : ["/api/settings/app", { tags: [`r${round}-${i}`], models: [{ id: `v/m${i}`, label: "L" }] }];
         return fetch(`${cli.ready.url}${route}`, { method: "PATCH", headers, body: JSON.stringify(body) })
-          .then(() => completed[i % 2 === 0 ? "project" : "app"]++)
+          .then(() => {
+            completed[i % 2 === 0 ? "project" : "app"]++;
+            if (completed.project >= enough && completed.app >= enough) landed();
+          })
           .catch(() => {});
       });
       // Kill once some writes of both kinds have landed and many are still in flight.
-      while (completed.project < 5 + round * 5 || completed.app < 5 + round * 5) await new Promise((r) => setTimeout(r, 2));
+      await someLanded;
       cli.child.kill("SIGKILL");
       await cli.exited;
       await Promise.all(burst);

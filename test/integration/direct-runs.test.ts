@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { until } from "../helpers/poll";
 import { readEvents, text, type ReceivedEvent } from "../helpers/sse";
 
 describe("direct runs from the composer", function () {
@@ -50,13 +51,13 @@ describe("direct runs from the composer", function () {
     const running = f.s.api("POST", "/api/tools/subagent", { projectDir: q, chatId: chat.id, agent: "reviewer", task: "shell: echo from-the-agent" });
     // The approval holds the run, so the stream can be followed from its start.
     const followed: ReceivedEvent[] = [];
-    let stream: Response | undefined;
-    for (let i = 0; i < 50 && !stream; i++) {
+    const openStream = async () => {
       const res = await fetch(`${f.s.url}/api/chats/${chat.id}/stream`, { headers: { authorization: `Bearer ${f.s.token}` } });
-      if (res.status === 200) stream = res;
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const done = readEvents(stream!, (e) => {
+      if (res.status !== 200) await res.body?.cancel();
+      return res;
+    };
+    const stream = await until(openStream, (res) => res.status === 200, "the run's live stream");
+    const done = readEvents(stream, (e) => {
       followed.push(e);
       if (e.event === "tool.approval") void f.s.api("POST", `/api/chats/${chat.id}/approvals/${e.data.callId}`, { decision: "allow" });
     });

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { until as poll } from "../helpers/poll";
 import { readEvents, type ReceivedEvent } from "../helpers/sse";
 import { makeTempDir, removeDir } from "../helpers/temp";
 
@@ -25,14 +26,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Waits until `probe` gives something (not undefined). */
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return (await poll(probe, (value) => value !== undefined, `timed out waiting for ${what}`, ms))!;
 }
 
 describe("MCP servers", function () {

@@ -148,11 +148,15 @@ describe("mentions off the main thread", () => {
       const watcher = await processWatch()(tree, { ignoredDirNames: [...SKIPPED_DIRS], onEvents: (events) => events.forEach((e) => seen.add(path.relative(tree, e.path))), onLost: () => {}, signal: closing.signal });
       try {
         fs.mkdirSync(path.join(tree, "src/node_modules/late"), { recursive: true });
-        // Given the time to start watching a new folder before anything is written in it.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The watcher has taken in the new folder (and would watch it by now) once it reports a file
+        // written after it: its events come in order.
+        write(tree, "src/after-the-folder.ts");
+        await until(async () => seen, (paths) => paths.has("src/after-the-folder.ts"), "the event of a file written after the new folder");
         for (const file of ["node_modules/pkg/lib/a.js", "a/b/node_modules/x/b.js", "a/.git/objects/c", "node_modules/d.js", "src/node_modules/late/e.js", "node_modules_x/f.js", "src/g.ts"]) write(tree, file);
         await until(async () => seen, (paths) => paths.has("src/g.ts") && paths.has("node_modules_x/f.js"), "the events of watched folders");
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Whatever the writes above made the watcher report has come before the event of a later file.
+        write(tree, "src/last.ts");
+        await until(async () => seen, (paths) => paths.has("src/last.ts"), "the event of the last file");
         assert.deepEqual([...seen].filter((p) => /(^|\/)(node_modules|\.git)(\/|$)/.test(p)), []);
       } finally {
         await watcher.unsubscribe();
@@ -283,7 +287,9 @@ describe("mentions off the main thread", () => {
     // Ignored files stay out.
     write(s.projectDir, ".gitignore", "*.log\n");
     write(s.projectDir, "zebra.log");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The index has taken in the ignored file's creation once it shows a file written after it.
+    write(s.projectDir, "src/zebraLast.ts");
+    await eventually(async () => ((await search("zebra")).some((r) => r.insertText === "@src/zebraLast.ts") ? true : undefined));
     await eventually(async () => ((await search("zebra")).some((r) => r.insertText === "@zebra.log") ? undefined : true));
   });
 
@@ -315,9 +321,13 @@ describe("mentions off the main thread", () => {
     await s.api("POST", "/api/projects", { dir: s.projectDir });
     const url = (q: string) => `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${q}&clientId=c1`;
     // The server knows "newer" by arrival: parallel requests on separate connections may arrive in any
-    // order, so the last keystroke goes out once the others are on their way, as a typist's would.
-    const earlier = ["u", "us", "use"].map((q) => s.api("GET", url(q)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // order, so the last keystroke goes out once the others have reached the worker, as a typist's would.
+    let answered = 0;
+    const earlier = ["u", "us", "use"].map((q) => s.api("GET", url(q)).finally(() => answered++));
+    // Each has reached the worker once it is answered or counted there (answers counted first: a
+    // search answered by then is no longer in flight there, so none is counted twice).
+    const arrived = async () => answered + (await s.runtime.mentionEngine.stats()).searches.inFlight;
+    await until(arrived, (count) => count >= 3, "the earlier keystrokes in the worker");
     const responses = await Promise.all([...earlier, s.api("GET", url("user"))]);
     const last = responses.at(-1)!;
     assert.equal(last.headers.get("x-parley-superseded"), null);

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { FakeGateway } from "../fake-gateway/server";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm";
+import { until } from "../helpers/poll";
 import { readEvents, text, type ReceivedEvent } from "../helpers/sse";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -35,9 +36,15 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
   };
   const errorOf = (events: ReceivedEvent[]) => events.find((e) => e.event === "error")?.data;
   const chatCompletions = () => mock.requests.filter((r) => r === "POST /v1/chat/completions").length;
-  const waitFor = async (what: string, check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(check(), what);
+  const waitFor = (what: string, check: () => boolean) => until(check, (ok) => ok, what, 2_000);
+  /**
+   * Waits until the server has logged a request of the test's own, sent now: every request Parley
+   * sent before it has been logged by then (the server logs them in the order it gets them).
+   */
+  const loggedUpToNow = async () => {
+    const marker = `/parley-test-marker-${mock.requests.length}`;
+    await (await fetch(`${mock.url}${marker}`)).arrayBuffer();
+    await waitFor("the server logged the marker", () => mock.requests.includes(`GET ${marker}`));
   };
 
   it("lists its models by id without inventing names or prices", async () => {
@@ -117,7 +124,7 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
     const chatId = await newChat("qwen2.5-0.5b-instruct@main");
     for (const word of ["one", "two", "three"]) assert.equal(text(await say(chatId, word)), `You said: ${word}`);
     await waitFor("the list was loaded once in the background", () => listed() === before + 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await loggedUpToNow();
     assert.equal(listed(), before + 1);
   });
 

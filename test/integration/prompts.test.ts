@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { until } from "../helpers/poll";
 import { readEvents } from "../helpers/sse";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -29,7 +30,8 @@ describe("custom prompts", () => {
     assert.match(prompt.createdAt, ISO_UTC);
     assert.deepEqual((await (await f.s.api("GET", "/api/prompts?scope=app")).json()).map((p: any) => p.id), [prompt.id]);
 
-    await new Promise((r) => setTimeout(r, 5));
+    // The clock has moved past the creation time, so an update is seen as later.
+    await until(() => new Date().toISOString(), (now) => now > prompt.updatedAt, "the clock moves on");
     const put = await (await f.s.api("PUT", `/api/prompts/${prompt.id}`, { scope: "app", prompt: { title: "Terse", content: "Be terse.", preset: null } })).json();
     assert.equal(put.title, "Terse");
     assert.equal(put.preset, null, "turning the preset off removes it");
