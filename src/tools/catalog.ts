@@ -11,7 +11,8 @@ export class ToolCatalog {
   mcpTools(): McpToolEntry[] {
     return this.cache.all().flatMap((row) =>
       row.tools.flatMap((tool) => {
-        const t = tool as { name?: unknown; description?: unknown; inputSchema?: unknown };
+        // The cache holds what a server sent: anything, a null included.
+        const t = (tool ?? {}) as { name?: unknown; description?: unknown; inputSchema?: unknown };
         if (typeof t.name !== "string") return [];
         return [{ id: mcpToolId(row.serverId, t.name), serverId: row.serverId, tool: t.name, description: typeof t.description === "string" ? t.description : "", parameters: t.inputSchema }];
       }),

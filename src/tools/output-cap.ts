@@ -19,7 +19,9 @@ export class HeadTailBuffer {
 
   push(chunk: Buffer): void {
     this.total += chunk.length;
+    // The head takes the smaller half and the tail the rest, so output of exactly the cap is kept whole.
     const half = Math.floor(this.capBytes / 2);
+    const tailCap = this.capBytes - half;
     if (this.headBytes < half) {
       const take = chunk.subarray(0, half - this.headBytes);
       this.head.push(take);
@@ -30,19 +32,18 @@ export class HeadTailBuffer {
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
     // Drop whole chunks, then trim the oldest, so the tail never holds more than its half.
-    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= half && this.tail.length > 1) this.tailBytes -= this.tail.shift()!.length;
-    if (this.tailBytes > half) {
-      this.tail[0] = this.tail[0]!.subarray(this.tailBytes - half);
-      this.tailBytes = half;
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= tailCap && this.tail.length > 1) this.tailBytes -= this.tail.shift()!.length;
+    if (this.tailBytes > tailCap) {
+      this.tail[0] = this.tail[0]!.subarray(this.tailBytes - tailCap);
+      this.tailBytes = tailCap;
     }
   }
 
   /** The text kept, with a marker where bytes were left out. */
   text(): string {
-    const head = Buffer.concat(this.head).toString("utf8");
-    const tail = Buffer.concat(this.tail).toString("utf8");
-    if (!this.truncated) return head + tail;
+    // Whole output is decoded as one: a character that spans the head and the tail stays whole.
+    if (!this.truncated) return Buffer.concat([...this.head, ...this.tail]).toString("utf8");
     const omitted = this.total - this.headBytes - this.tailBytes;
-    return `${head}\n… [${omitted} bytes left out] …\n${tail}`;
+    return `${Buffer.concat(this.head).toString("utf8")}\n… [${omitted} bytes left out] …\n${Buffer.concat(this.tail).toString("utf8")}`;
   }
 }

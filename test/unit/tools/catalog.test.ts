@@ -7,10 +7,10 @@ const cache = (rows: Omit<CachedTools, "cacheKey" | "fetchedAt">[]) =>
   ({ all: () => rows.map((row, i) => ({ cacheKey: `k${i}`, fetchedAt: "2025-01-01T00:00:00.000Z", ...row })) }) as unknown as McpToolCacheRepo;
 
 describe("the tool catalog", () => {
-  it("lists the MCP tools each server last reported, named mcp__<server>__<tool>, skipping entries without a name", () => {
+  it("lists the MCP tools each server last reported, named mcp__<server>__<tool>, skipping entries without a name (a null one too)", () => {
     const catalog = new ToolCatalog(
       cache([
-        { serverId: "calc", tools: [{ name: "add", description: "Adds", inputSchema: { type: "object" } }, { name: "neg" }, { description: "no name" }, { name: 7 }] },
+        { serverId: "calc", tools: [{ name: "add", description: "Adds", inputSchema: { type: "object" } }, { name: "neg" }, { description: "no name" }, { name: 7 }, null] },
         { serverId: "web", tools: [{ name: "fetch", description: 42 }] },
       ]),
     );

@@ -37,23 +37,28 @@ describe("a command's output within its cap (head and tail)", () => {
     assert.match(buffer.text(), /\n… \[1 bytes left out\] …\na*b$/);
   });
 
-  // An even cap, as every caller's: with an odd one, output of exactly the cap loses its middle byte
-  // without the marker (head and tail are half the cap each, rounded down). ASCII bytes: head and
-  // tail are decoded apart, so a UTF-8 character across the half-cap mark shows as two U+FFFD even
-  // in output under the cap.
-  it("whatever the chunks, keeps exactly the output's first and last half-cap bytes", () => {
+  // Any cap, odd ones included, and any bytes: output within the cap comes back whole (a UTF-8
+  // character across the middle included); past it, the first floor(cap/2) and the last ceil(cap/2) bytes.
+  it("whatever the chunks and the cap, keeps the whole output within the cap, else its head and tail", () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ max: 127, maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 1, max: 32 }).map((half) => half * 2), (chunks, cap) => {
+      fc.property(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 1, max: 64 }), (chunks, cap) => {
         const buffer = new HeadTailBuffer(cap);
         for (const chunk of chunks) buffer.push(Buffer.from(chunk));
         const all = Buffer.concat(chunks.map((c) => Buffer.from(c)));
-        const half = Math.floor(cap / 2);
+        const head = Math.floor(cap / 2);
+        const tail = cap - head;
         assert.equal(buffer.truncated, all.length > cap);
         const expected = all.length <= cap
           ? all.toString("utf8")
-          : `${all.subarray(0, half).toString("utf8")}\n… [${all.length - 2 * half} bytes left out] …\n${all.subarray(all.length - half).toString("utf8")}`;
+          : `${all.subarray(0, head).toString("utf8")}\n… [${all.length - cap} bytes left out] …\n${all.subarray(all.length - tail).toString("utf8")}`;
         assert.equal(buffer.text(), expected);
       }),
     );
+  });
+
+  it("keeps a character that spans the middle of the cap whole", () => {
+    const buffer = new HeadTailBuffer(8);
+    buffer.push(Buffer.from("abcéx"));
+    assert.equal(buffer.text(), "abcéx");
   });
 });
