@@ -17,7 +17,11 @@ type Stack = Awaited<ReturnType<typeof startStack>>;
 type Timing = { firstTokenMs: number; doneMs: number; text: string; chunks: number };
 
 /** Reads an SSE response, timing the first text and the end; works for both wire formats. */
-async function timeStream(started: number, response: Response, textOf: (event: string | undefined, data: string) => string | undefined): Promise<Timing> {
+async function timeStream(
+  started: number,
+  response: Response,
+  textOf: (event: string | undefined, data: string) => string | undefined,
+): Promise<Timing> {
   let firstTokenMs = NaN;
   let text = "";
   let chunks = 0;
@@ -31,11 +35,13 @@ async function timeStream(started: number, response: Response, textOf: (event: s
     },
   });
   const decoder = new TextDecoder();
-  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(bytes, { stream: true }));
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(bytes, { stream: true }));
   return { firstTokenMs, doneMs: performance.now() - started, text, chunks };
 }
 
-const parleyText = (event: string | undefined, data: string) => (event === "text.delta" ? (JSON.parse(data) as { text: string }).text : undefined);
+const parleyText = (event: string | undefined, data: string) =>
+  event === "text.delta" ? (JSON.parse(data) as { text: string }).text : undefined;
 const directText = (_event: string | undefined, data: string) => {
   if (data === "[DONE]") return undefined;
   const content = (JSON.parse(data) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
@@ -46,14 +52,23 @@ async function direct(stack: Stack, model: string): Promise<Timing> {
   const started = performance.now();
   const response = await fetch(`${stack.gatewayBaseUrl}/chat/completions`, {
     method: "POST",
-    headers: { authorization: "Bearer sk-fake-bench", "content-type": "application/json", "http-referer": "http://127.0.0.1/parley", "x-title": "Parley" },
+    headers: {
+      authorization: "Bearer sk-fake-bench",
+      "content-type": "application/json",
+      "http-referer": "http://127.0.0.1/parley",
+      "x-title": "Parley",
+    },
     body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
   });
   return timeStream(started, response, directText);
 }
 
 async function newChat(stack: Stack, model: string): Promise<string> {
-  return ((await (await stack.api("POST", `/api/projects/${stack.projectId}/chats`, { modelId: model })).json()) as { id: string }).id;
+  return (
+    (await (await stack.api("POST", `/api/projects/${stack.projectId}/chats`, { modelId: model })).json()) as {
+      id: string;
+    }
+  ).id;
 }
 
 async function throughParley(stack: Stack, chatId: string): Promise<Timing> {
@@ -120,7 +135,12 @@ async function concurrent(stack: Stack, streams: number): Promise<void> {
     chunksLost: results.reduce((lost, r) => lost + (20 - r.chunks), 0),
     allInOrder: inOrder === streams,
     wallMs: round(performance.now() - started, 1),
-    firstTokenP95Ms: round(percentile(results.map((r) => r.firstTokenMs), 95)),
+    firstTokenP95Ms: round(
+      percentile(
+        results.map((r) => r.firstTokenMs),
+        95,
+      ),
+    ),
   });
 }
 

@@ -16,7 +16,10 @@ type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?
  */
 function bundleSize(): void {
   const dir = "media/webview";
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, ".vite/manifest.json"), "utf8")) as Record<string, ManifestChunk>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, ".vite/manifest.json"), "utf8")) as Record<
+    string,
+    ManifestChunk
+  >;
   const firstScreen = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key]!;
@@ -27,7 +30,11 @@ function bundleSize(): void {
   };
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
   const all = fs.readdirSync(path.join(dir, "assets")).filter((f) => f.endsWith(".js") || f.endsWith(".css"));
-  const gzipKb = (files: string[]) => round(files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024, 1);
+  const gzipKb = (files: string[]) =>
+    round(
+      files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024,
+      1,
+    );
   const first = gzipKb([...firstScreen]);
   report({
     bench: "webview.first_screen_gzip",
@@ -60,10 +67,18 @@ async function startToListening(runs: number): Promise<void> {
     const withParley = await timeToFirstLine(["dist/cli.cjs", "serve", "--port", "0", "--home", home]);
     const withoutParley = await timeToFirstLine(["-e", "process.stdout.write('ready\\n')"]);
     fs.rmSync(home, { recursive: true, force: true });
-    if (i >= 2) parley.push(withParley), bare.push(withoutParley);
+    if (i >= 2) (parley.push(withParley), bare.push(withoutParley));
   }
   const added = median(parley) - median(bare);
-  report({ bench: "extension.activation_to_listening", runs, parleyStartMedianMs: round(median(parley), 1), bareNodeMedianMs: round(median(bare), 1), addedMedianMs: round(added, 1), targetMs: 300, meetsTarget: added < 300 });
+  report({
+    bench: "extension.activation_to_listening",
+    runs,
+    parleyStartMedianMs: round(median(parley), 1),
+    bareNodeMedianMs: round(median(bare), 1),
+    addedMedianMs: round(added, 1),
+    targetMs: 300,
+    meetsTarget: added < 300,
+  });
 }
 
 export async function runExtensionBench(): Promise<void> {

@@ -16,7 +16,9 @@ const TARGET_CALL_OVERHEAD_MS = 2;
 async function sdkColdStart(): Promise<{ ms: number; client: Client }> {
   const started = performance.now();
   const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }),
+  );
   await client.listTools();
   return { ms: performance.now() - started, client };
 }
@@ -26,7 +28,9 @@ export async function runMcpBench(): Promise<void> {
   const projectDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-mcp-project-"));
   const runtime = createRuntime({ home, log: createLogger(() => {}) });
   try {
-    await runtime.settings.patchApp({ mcpServers: [{ id: "everything", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }] });
+    await runtime.settings.patchApp({
+      mcpServers: [{ id: "everything", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }],
+    });
     const project = await runtime.projects.resolveDir(projectDir);
     const snapshot = await runtime.settings.snapshot(project);
 
@@ -34,7 +38,12 @@ export async function runMcpBench(): Promise<void> {
     await runtime.mcp.restart(snapshot, "everything");
     const parleyColdMs = performance.now() - coldStarted;
     const direct = await sdkColdStart();
-    report({ bench: "mcp.cold_start_to_tool_list", parleyMs: round(parleyColdMs, 1), sdkDirectMs: round(direct.ms, 1), tools: runtime.mcp.toolsFor(snapshot).length });
+    report({
+      bench: "mcp.cold_start_to_tool_list",
+      parleyMs: round(parleyColdMs, 1),
+      sdkDirectMs: round(direct.ms, 1),
+      tools: runtime.mcp.toolsFor(snapshot).length,
+    });
 
     const signal = new AbortController().signal;
     const viaParley: number[] = [];

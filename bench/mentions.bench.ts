@@ -32,8 +32,30 @@ import { generatePaths } from "./path-generator";
 import { hostExplainsMiss, stealMsNow, stolenBetween, surelyStolen, type BeatGap } from "./host-steal";
 import { median, percentile, report, round } from "./stats";
 
-const QUERIES = ["button", "userController", "src/util", "readme", "auth_token", "idx", "orderlist", "zzqx", "packages/store", "hook"];
-const USR_QUERIES = ["python", "libssl", "include/linux", "readme", "bin/node", "cfg", "locale", "zzqx", "share/doc", "gtk"];
+const QUERIES = [
+  "button",
+  "userController",
+  "src/util",
+  "readme",
+  "auth_token",
+  "idx",
+  "orderlist",
+  "zzqx",
+  "packages/store",
+  "hook",
+];
+const USR_QUERIES = [
+  "python",
+  "libssl",
+  "include/linux",
+  "readme",
+  "bin/node",
+  "cfg",
+  "locale",
+  "zzqx",
+  "share/doc",
+  "gtk",
+];
 const gc = (globalThis as { gc?: (options?: object) => void }).gc;
 const memory = () => {
   // A collection that also gives back the pages V8 keeps for reuse: after an ordinary one the RSS
@@ -42,7 +64,8 @@ const memory = () => {
   const m = process.memoryUsage();
   return { heap: m.heapUsed / 2 ** 20, arrays: m.arrayBuffers / 2 ** 20, rss: m.rss / 2 ** 20 };
 };
-const keystrokes = (queries: string[]) => queries.flatMap((q) => Array.from({ length: q.length }, (_, n) => q.slice(0, n + 1)));
+const keystrokes = (queries: string[]) =>
+  queries.flatMap((q) => Array.from({ length: q.length }, (_, n) => q.slice(0, n + 1)));
 
 /**
  * Passes over the typed queries before timing (the JIT settles, in every thread), and timed passes:
@@ -76,7 +99,10 @@ function time(run: (q: string) => void, queries: string[]): { times: number[]; w
 }
 
 /** time() for a keystroke that is answered asynchronously (over HTTP). */
-async function timeAsync(run: (q: string) => Promise<void>, queries: string[]): Promise<{ times: number[]; worstPassP95: number }> {
+async function timeAsync(
+  run: (q: string) => Promise<void>,
+  queries: string[],
+): Promise<{ times: number[]; worstPassP95: number }> {
   const typed = keystrokes(queries);
   for (let pass = 0; pass < WARM_UP_PASSES; pass++) for (const q of typed) await run(q);
   gc?.();
@@ -95,13 +121,25 @@ async function timeAsync(run: (q: string) => Promise<void>, queries: string[]): 
 
 /** Each keystroke's median over the passes, and the highest p95 of one pass. */
 function medianOfPasses(passes: number[][]): { times: number[]; worstPassP95: number } {
-  return { times: passes[0]!.map((_, k) => median(passes.map((pass) => pass[k]!))), worstPassP95: Math.max(...passes.map((pass) => percentile(pass, 95))) };
+  return {
+    times: passes[0]!.map((_, k) => median(passes.map((pass) => pass[k]!))),
+    worstPassP95: Math.max(...passes.map((pass) => percentile(pass, 95))),
+  };
 }
 
-async function rankingBench(label: string, paths: string[], queries: string[], targetP95Ms: number | undefined): Promise<void> {
+async function rankingBench(
+  label: string,
+  paths: string[],
+  queries: string[],
+  targetP95Ms: number | undefined,
+): Promise<void> {
   const before = memory();
   let t = performance.now();
-  const files = await FileMentions.build(fileCatalog([], paths), async () => {}, (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt));
+  const files = await FileMentions.build(
+    fileCatalog([], paths),
+    async () => {},
+    (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt),
+  );
   const buildMs = performance.now() - t;
   const after = memory();
   const helper = await rankingHelperMemory();
@@ -150,7 +188,17 @@ async function rankingBench(label: string, paths: string[], queries: string[], t
     // Typed arrays are outside the V8 heap; RSS growth catches what neither counts (the helper
     // thread's half of a split index among it: its heap is not this thread's).
     const totalMb = Math.max(heap + arrays, rss);
-    report({ bench: "mentions.index_memory", paths: paths.length, heapMb: round(heap, 1), typedArraysMb: round(arrays, 1), helperThreadMb: round(helperMb, 1), rssGrowthMb: round(rss, 1), countedMb: round(totalMb, 1), targetMb: 250, meetsTarget: totalMb < 250 });
+    report({
+      bench: "mentions.index_memory",
+      paths: paths.length,
+      heapMb: round(heap, 1),
+      typedArraysMb: round(arrays, 1),
+      helperThreadMb: round(helperMb, 1),
+      rssGrowthMb: round(rss, 1),
+      countedMb: round(totalMb, 1),
+      targetMb: 250,
+      meetsTarget: totalMb < 250,
+    });
   }
 }
 
@@ -183,13 +231,28 @@ function qualityBench(): void {
   let allTop3 = true;
   const rows = cases.map(([query, wanted]) => {
     if (!paths.some((p) => wanted.test(p))) return { query, note: "no such file in this checkout" };
-    const parley = rank(rankFiles(files, query, { limit: 500 }).map((r) => r.insertText.slice(1)), wanted);
-    const fzfRank = rank(fzf.find(query).map((r) => r.item), wanted);
-    const sortRank = rank(fuzzysort.go(query, prepared, { limit: 500 }).map((r) => r.target), wanted);
+    const parley = rank(
+      rankFiles(files, query, { limit: 500 }).map((r) => r.insertText.slice(1)),
+      wanted,
+    );
+    const fzfRank = rank(
+      fzf.find(query).map((r) => r.item),
+      wanted,
+    );
+    const sortRank = rank(
+      fuzzysort.go(query, prepared, { limit: 500 }).map((r) => r.target),
+      wanted,
+    );
     if (parley === null || parley > 3) allTop3 = false;
     return { query, parley, fzf: fzfRank, fuzzysort: sortRank };
   });
-  report({ bench: "mentions.quality", paths: paths.length, rows, target: "intended file in Parley's top 3 for every query", meetsTarget: allTop3 });
+  report({
+    bench: "mentions.quality",
+    paths: paths.length,
+    rows,
+    target: "intended file in Parley's top 3 for every query",
+    meetsTarget: allTop3,
+  });
 }
 
 function writeTree(root: string, paths: string[]): void {
@@ -256,7 +319,8 @@ async function timed(run: () => Promise<void>): Promise<{ wallMs: number; cpuMs:
  */
 async function watcherBench(root: string, count: number): Promise<void> {
   const watcher = (await import("@parcel/watcher")) as typeof import("@parcel/watcher");
-  const walk = (ignore: (string | RegExp)[]) => timed(async () => void (await (await watcher.subscribe(root, () => {}, { ignore })).unsubscribe()));
+  const walk = (ignore: (string | RegExp)[]) =>
+    timed(async () => void (await (await watcher.subscribe(root, () => {}, { ignore })).unsubscribe()));
   const ours: { wallMs: number; cpuMs: number }[] = [];
   const bare: { wallMs: number; cpuMs: number }[] = [];
   for (let round = 0; round < 3; round++) {
@@ -285,7 +349,11 @@ async function startServer(projectDir: string) {
   // The libraries a server loads just after it listens are its start, not a search's stall.
   await server.warmed;
   const api = (route: string, method = "GET", body?: unknown) =>
-    fetch(`${server.url}${route}`, { method, headers: { authorization: `Bearer ${runtime.token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${runtime.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const project = (await (await api("/api/projects", "POST", { dir: projectDir })).json()) as { id: string };
   return {
     url: server.url,
@@ -300,7 +368,10 @@ async function startServer(projectDir: string) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    search: (q: string, clientId = "bench") => api(`/api/mentions/search?projectDir=${encodeURIComponent(projectDir)}&category=files&clientId=${clientId}&q=${encodeURIComponent(q)}`),
+    search: (q: string, clientId = "bench") =>
+      api(
+        `/api/mentions/search?projectDir=${encodeURIComponent(projectDir)}&category=files&clientId=${clientId}&q=${encodeURIComponent(q)}`,
+      ),
     async stop() {
       await server.close();
       fs.rmSync(home, { recursive: true, force: true });
@@ -343,7 +414,9 @@ async function httpBench(root: string, count: number): Promise<void> {
 
 /** curl with `args`, started now, making its request when `run` is called; `run` resolves when it is done. */
 function waitingCurl(args: string[]): { run(): Promise<void>; stop(): void } {
-  const child = spawn("sh", ["-c", 'read go && exec curl "$@"', "sh", ...args], { stdio: ["pipe", "ignore", "ignore"] });
+  const child = spawn("sh", ["-c", 'read go && exec curl "$@"', "sh", ...args], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   const done = new Promise<void>((resolve, reject) => {
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`curl exited ${code}`))));
     child.on("error", reject);
@@ -384,7 +457,16 @@ export async function stallBench(root: string, count: number, attempt = 1): Prom
   // Started now, while this process is small: starting a process copies the starter's page tables
   // (12 to 20 ms at this process's 860 MB once a million paths are indexed), and that is the
   // bench's own doing, not the server's.
-  const scanClient = waitingCurl(["-sf", "-o", "/dev/null", "-X", "POST", "-H", `authorization: Bearer ${s.token}`, `${s.url}/api/projects/${s.projectId}/tags/scan`]);
+  const scanClient = waitingCurl([
+    "-sf",
+    "-o",
+    "/dev/null",
+    "-X",
+    "POST",
+    "-H",
+    `authorization: Bearer ${s.token}`,
+    `${s.url}/api/projects/${s.projectId}/tags/scan`,
+  ]);
   try {
     // What starting the server left is collected now, not counted as the server's stall.
     gc?.();
@@ -447,7 +529,11 @@ export async function stallBench(root: string, count: number, attempt = 1): Prom
  * stdout as they come and are returned, parsed.
  */
 function inOwnProcess(entry: string, args: string[]): Promise<Record<string, unknown>[]> {
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL(entry, import.meta.url)), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", fileURLToPath(new URL(entry, import.meta.url)), ...args],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   const results: Record<string, unknown>[] = [];
   readline.createInterface({ input: child.stdout! }).on("line", (line) => {
     process.stdout.write(`${line}\n`);
@@ -459,7 +545,9 @@ function inOwnProcess(entry: string, args: string[]): Promise<Record<string, unk
   });
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code, signal) => (code === 0 ? resolve(results) : reject(new Error(`${entry} exited (${signal ?? code})`))));
+    child.on("close", (code, signal) =>
+      code === 0 ? resolve(results) : reject(new Error(`${entry} exited (${signal ?? code})`)),
+    );
   });
 }
 
@@ -477,11 +565,22 @@ async function stallAttempts(root: string, count: number): Promise<void> {
 
 function usrPaths(): string[] {
   try {
-    const out = execFileSync("find", ["/usr", "-type", "f"], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] });
-    return out.trim().split("\n").map((p) => p.slice(1));
+    const out = execFileSync("find", ["/usr", "-type", "f"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return out
+      .trim()
+      .split("\n")
+      .map((p) => p.slice(1));
   } catch (error) {
     const out = (error as { stdout?: string }).stdout ?? "";
-    return out.trim().split("\n").filter(Boolean).map((p) => p.slice(1));
+    return out
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((p) => p.slice(1));
   }
 }
 

@@ -12,10 +12,26 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const WORDS = "user account order invoice payment button modal header footer layout router store reducer action client server api auth token session cache queue worker job event stream parser lexer token util helper config logger metrics trace index main app page view list item card form input select table chart graph node edge tree map set state effect hook context provider service controller model schema migration seed fixture mock test spec".split(" ");
+const WORDS =
+  "user account order invoice payment button modal header footer layout router store reducer action client server api auth token session cache queue worker job event stream parser lexer token util helper config logger metrics trace index main app page view list item card form input select table chart graph node edge tree map set state effect hook context provider service controller model schema migration seed fixture mock test spec".split(
+    " ",
+  );
 const EXTENSIONS = ["ts", "ts", "ts", "tsx", "js", "json", "md", "css", "py", "go", "rs", "yaml"];
 const TOP = ["packages", "apps", "libs", "services", "tools"];
-const MIDDLE = ["src", "lib", "test", "components", "utils", "internal", "handlers", "models", "views", "fixtures", "__tests__", "scripts"];
+const MIDDLE = [
+  "src",
+  "lib",
+  "test",
+  "components",
+  "utils",
+  "internal",
+  "handlers",
+  "models",
+  "views",
+  "fixtures",
+  "__tests__",
+  "scripts",
+];
 
 function name(random: () => number): string {
   const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
@@ -41,13 +57,13 @@ export function generatePaths(count: number, seed = 42): string[] {
   const seen = new Set<string>();
   while (folders.length < Math.min(folderCount, 40)) {
     const root = `${pick(TOP)}/${pick(WORDS)}-${Math.floor(random() * 1000)}`;
-    if (!seen.has(root)) seen.add(root), folders.push(root);
+    if (!seen.has(root)) (seen.add(root), folders.push(root));
   }
   while (folders.length < folderCount) {
     const parent = folders[Math.floor(random() ** 1.5 * folders.length)]!;
     if (parent.split("/").length > 7) continue;
     const folder = `${parent}/${random() < 0.5 ? pick(MIDDLE) : name(random).toLowerCase()}`;
-    if (!seen.has(folder)) seen.add(folder), folders.push(folder);
+    if (!seen.has(folder)) (seen.add(folder), folders.push(folder));
   }
   const paths = new Set<string>();
   while (paths.size < count) {

@@ -16,7 +16,18 @@ import { startCli } from "../test/helpers/cli-process";
 import { generatePaths } from "./path-generator";
 import { median, percentile, report, round } from "./stats";
 
-const QUERIES = ["button", "userController", "src/util", "readme", "auth_token", "idx", "orderlist", "zzqx", "packages/store", "hook"];
+const QUERIES = [
+  "button",
+  "userController",
+  "src/util",
+  "readme",
+  "auth_token",
+  "idx",
+  "orderlist",
+  "zzqx",
+  "packages/store",
+  "hook",
+];
 const SIZES: { files: number; targetP95Ms: number }[] = [
   { files: 10_000, targetP95Ms: 50 },
   { files: 100_000, targetP95Ms: 50 },
@@ -89,8 +100,10 @@ const PROBE = `(() => {
 
 type Timing = { domMs: number; frameMs: number };
 
-const keystroke = (page: Page, text: string) => page.evaluate(`window.__keystroke(${JSON.stringify(text)})`) as Promise<Timing>;
-const burst = (page: Page, text: string) => page.evaluate(`window.__burst(${JSON.stringify(text)}, 25)`) as Promise<Timing>;
+const keystroke = (page: Page, text: string) =>
+  page.evaluate(`window.__keystroke(${JSON.stringify(text)})`) as Promise<Timing>;
+const burst = (page: Page, text: string) =>
+  page.evaluate(`window.__burst(${JSON.stringify(text)}, 25)`) as Promise<Timing>;
 const clear = (page: Page) => page.evaluate("window.__clear()");
 const abortedSoFar = (page: Page) => page.evaluate("window.__aborted()") as Promise<number>;
 
@@ -107,9 +120,15 @@ async function measure(files: number, targetP95Ms: number): Promise<void> {
     cli = await startCli(["serve", "--port", "0", "--home", home, "--project", project]);
     const { url, token } = cli.ready;
     const api = (route: string, method = "GET", body?: unknown) =>
-      fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const projectId = ((await (await api("/api/projects")).json()) as { id: string }[])[0]!.id;
-    const chat = (await (await api(`/api/projects/${projectId}/chats`, "POST", { modelId: "fake/echo" })).json()) as { id: string };
+    const chat = (await (await api(`/api/projects/${projectId}/chats`, "POST", { modelId: "fake/echo" })).json()) as {
+      id: string;
+    };
     // The first search waits for the first scan and index: done before timing, as when a project has been open a while.
     t = performance.now();
     await (await api(`/api/mentions/search?projectDir=${encodeURIComponent(project)}&q=a`)).arrayBuffer();
@@ -118,7 +137,9 @@ async function measure(files: number, targetP95Ms: number): Promise<void> {
     const page = await (await browser.newContext({ viewport: { width: 900, height: 900 } })).newPage();
     await page.goto(`${url}/?token=${token}#/chat/${chat.id}`);
     await page.getByRole("combobox", { name: "Message" }).waitFor();
-    await page.waitForFunction(() => !document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.disabled);
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.disabled,
+    );
     await page.evaluate(PROBE);
 
     // A warm-up pass (JIT, caches), then the measured one.
@@ -129,7 +150,7 @@ async function measure(files: number, targetP95Ms: number): Promise<void> {
       for (const text of typed) {
         if (text === "@") await clear(page);
         const { domMs, frameMs } = await keystroke(page, text);
-        if (pass === 1) times.push(frameMs), dom.push(domMs);
+        if (pass === 1) (times.push(frameMs), dom.push(domMs));
       }
     }
     report({
@@ -181,7 +202,11 @@ async function measure(files: number, targetP95Ms: number): Promise<void> {
 
 export async function runPopupBench(): Promise<void> {
   if (!chromiumAvailable()) {
-    report({ bench: "popup.keystroke", skipped: "Chromium is not installed (apt-get install chromium)", meetsTarget: null });
+    report({
+      bench: "popup.keystroke",
+      skipped: "Chromium is not installed (apt-get install chromium)",
+      meetsTarget: null,
+    });
     return;
   }
   const max = Number(process.env.PARLEY_BENCH_POPUP_MAX_FILES ?? Infinity);

@@ -37,7 +37,12 @@ async function loopStep(samples: number): Promise<void> {
   try {
     await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-fake-bench" }] });
     const [project] = (await (await stack.api("GET", "/api/projects")).json()) as { id: string }[];
-    const chat = async () => ((await (await stack.api("POST", `/api/projects/${project!.id}/chats`, { modelId: "fake/tools" })).json()) as { id: string }).id;
+    const chat = async () =>
+      (
+        (await (await stack.api("POST", `/api/projects/${project!.id}/chats`, { modelId: "fake/tools" })).json()) as {
+          id: string;
+        }
+      ).id;
     const withTool: number[] = [];
     const withoutTool: number[] = [];
     const bare: number[] = [];

@@ -36,12 +36,26 @@ if (fs.existsSync("src/extension.ts")) entries.push({ in: "src/extension.ts", ou
 
 await Promise.all(
   entries.map((entry) =>
-    build({ ...common, entryPoints: [entry.in], outfile: entry.out, banner: { js: entry.banner ? `${entry.banner}\n${moduleUrl}` : moduleUrl } }),
+    build({
+      ...common,
+      entryPoints: [entry.in],
+      outfile: entry.out,
+      banner: { js: entry.banner ? `${entry.banner}\n${moduleUrl}` : moduleUrl },
+    }),
   ),
 );
 fs.chmodSync("dist/cli.cjs", 0o755);
 
 await viteBuild({ configFile: "webview/vite.config.ts", logLevel: "warn" });
 // The sign-in page's own small script, next to the UI (served as /login.js; Vite empties its folder first).
-await build({ entryPoints: ["webview/src/login.ts"], outfile: "media/webview/login.js", bundle: true, format: "esm", platform: "browser", target: "es2022", minify: true, logLevel: "warning" });
+await build({
+  entryPoints: ["webview/src/login.ts"],
+  outfile: "media/webview/login.js",
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  logLevel: "warning",
+});
 console.error("build: dist/ and media/webview/ are up to date");

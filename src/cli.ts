@@ -55,10 +55,12 @@ async function serve(options: ServeOptions): Promise<void> {
   for (const dir of options.projects) projects.push(await runtime.projects.resolveDir(dir));
 
   const webviewDir = path.join(__dirname, "..", "media", "webview");
-  const server = await listen(runtime, { version: VERSION, webviewDir, host: options.host, port: options.port }).catch((error) => {
-    runtime.close();
-    fail(`cannot listen on ${options.host}:${options.port ?? "4317+"}: ${(error as Error).message}`, 1);
-  });
+  const server = await listen(runtime, { version: VERSION, webviewDir, host: options.host, port: options.port }).catch(
+    (error) => {
+      runtime.close();
+      fail(`cannot listen on ${options.host}:${options.port ?? "4317+"}: ${(error as Error).message}`, 1);
+    },
+  );
 
   // The line for people first, so it is on stderr by the time a client reads the ready line.
   log.info(readyMessage(VERSION, server.url, runtime.token, process.stderr.isTTY === true));

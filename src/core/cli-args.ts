@@ -15,7 +15,12 @@ export type CliParse = { ok: true; request: CliRequest } | { ok: false; error: s
 
 export const USAGE = "usage: parley serve [--project DIR]... [--host 127.0.0.1] [--port N] [--home DIR]";
 
-export function parseCli(argv: string[], env: Record<string, string | undefined>, cwd: string, userHome: string): CliParse {
+export function parseCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+  userHome: string,
+): CliParse {
   let parsed;
   try {
     parsed = parseArgs({
@@ -38,19 +43,24 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values.help) return { ok: true, request: { command: "help" } };
   if (values.version) return { ok: true, request: { command: "version" } };
   if (positionals.length !== 1 || positionals[0] !== "serve") {
-    return { ok: false, error: positionals.length === 0 ? "missing command" : `unknown command '${positionals.join(" ")}'` };
+    return {
+      ok: false,
+      error: positionals.length === 0 ? "missing command" : `unknown command '${positionals.join(" ")}'`,
+    };
   }
 
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) return { ok: false, error: `--port must be a whole number from 0 to 65535, not '${values.port}'` };
+    if (!/^\d+$/.test(values.port) || port > 65535)
+      return { ok: false, error: `--port must be a whole number from 0 to 65535, not '${values.port}'` };
   }
   const host = values.host ?? "127.0.0.1";
   if (host.trim() === "") return { ok: false, error: "--host must not be empty" };
   for (const name of ["project", "home"] as const) {
     const given = values[name];
-    if ((Array.isArray(given) ? given : [given]).some((value) => value === "")) return { ok: false, error: `--${name} must not be empty` };
+    if ((Array.isArray(given) ? given : [given]).some((value) => value === ""))
+      return { ok: false, error: `--${name} must not be empty` };
   }
 
   const homeRaw = values.home ?? env.APP_HOME ?? path.join(userHome, ".app");

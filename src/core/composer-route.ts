@@ -42,7 +42,8 @@ function route(text: string, context: RouteContext): ComposerRoute {
   const rest = text.slice(head[0].length);
 
   if (!picker && rest.trim() === "" && context.actions.includes(name)) return { kind: "action", action: name };
-  if (!picker && context.agents.includes(name) && /^\s/.test(rest) && rest.trim() !== "") return { kind: "agent", agent: name, task: rest.trim() };
+  if (!picker && context.agents.includes(name) && /^\s/.test(rest) && rest.trim() !== "")
+    return { kind: "agent", agent: name, task: rest.trim() };
   if (!isDirectTool(name)) return MESSAGE;
 
   const args = picker ? parsePicker(rest) : parseArguments(rest, name === "shell");
@@ -60,7 +61,12 @@ export function parsePicker(text: string): Record<string, unknown> | undefined {
     pair.lastIndex = at;
     const match = pair.exec(text);
     if (!match) return undefined;
-    Object.defineProperty(args, match[1]!, { value: coerce(match[2]!, false), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(args, match[1]!, {
+      value: coerce(match[2]!, false),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     at = pair.lastIndex;
     count++;
   }
@@ -74,7 +80,8 @@ export function parseArguments(text: string, positionalShell: boolean): Record<s
   if (trimmed.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
     } catch {
       // not JSON: try the other forms
     }
@@ -142,7 +149,12 @@ function keyValues(words: Word[]): Record<string, unknown> | undefined {
     const valueRaw = word.raw.slice(match[0].length);
     const quoted = /^["']/.test(valueRaw);
     const value = word.text.slice(key.length + 1);
-    Object.defineProperty(args, key, { value: coerce(value, quoted), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(args, key, {
+      value: coerce(value, quoted),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return words.length > 0 ? args : undefined;
 }

@@ -21,7 +21,10 @@ export function originOf(url: unknown): string | undefined {
  * first one.
  */
 export function stdioBinding(command: string, args: readonly string[] = []): string {
-  return `stdio://${createHash("sha256").update([command, ...args].join("\0")).digest("hex").slice(0, 24)}`;
+  return `stdio://${createHash("sha256")
+    .update([command, ...args].join("\0"))
+    .digest("hex")
+    .slice(0, 24)}`;
 }
 
 const STDIO_BINDING = /^stdio:\/\/[0-9a-f]{24}$/;
@@ -67,7 +70,10 @@ export function entryOrigin(settings: JsonObject, kind: string, id: string): str
     const server = entriesOf(settings, "mcpServers").find((entry) => entry.id === id);
     if (server?.transport === "http") return originOf(server.url);
     if (server?.transport === "stdio" && typeof server.command === "string") {
-      return stdioBinding(server.command, Array.isArray(server.args) ? server.args.filter((a): a is string => typeof a === "string") : []);
+      return stdioBinding(
+        server.command,
+        Array.isArray(server.args) ? server.args.filter((a): a is string => typeof a === "string") : [],
+      );
     }
     return undefined;
   }

@@ -20,6 +20,7 @@ export function readFrontMatter(text: string): { data: Record<string, unknown>; 
         .map((m) => [m[1], m[2]!.trim().replace(/^(["'])(.*)\1$/, "$2")]),
     );
   }
-  const object = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const object =
+    typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   return { data: object, body: text.slice(match[0].length) };
 }

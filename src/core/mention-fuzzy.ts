@@ -42,7 +42,8 @@ function boundaryBonus(path: string, at: number, start = 0): number {
   if (prev === 47 || prev === 0) return BONUS_SLASH;
   if (prev === 95 || prev === 46 || prev === 45 || prev === 58 || prev === 32) return BONUS_SEPARATOR;
   const cur = path.charCodeAt(at);
-  if (cur < 128 && prev < 128) return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
+  if (cur < 128 && prev < 128)
+    return cur >= 65 && cur <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) ? BONUS_CAMEL : 0;
   const p = path[at - 1];
   const c = path[at];
   return p !== undefined && c !== undefined && isLowerOrDigit(p) && isUpper(c) ? BONUS_CAMEL : 0;
@@ -50,7 +51,8 @@ function boundaryBonus(path: string, at: number, start = 0): number {
 
 /** A word start a little further on is worth a gap: the first `code` after `at`, up to `until`, that starts a word, or -1. */
 function wordStartWithin(lower: string, original: string, code: number, at: number, until: number, start = 0): number {
-  for (let b = at + 1; b <= until; b++) if (lower.charCodeAt(b) === code && boundaryBonus(original, b, start) > 0) return b;
+  for (let b = at + 1; b <= until; b++)
+    if (lower.charCodeAt(b) === code && boundaryBonus(original, b, start) > 0) return b;
   return -1;
 }
 
@@ -148,7 +150,13 @@ export class FuzzyQuery {
  * order is far cheaper to walk than tens of thousands of scattered ones).
  */
 export type FolderText = { lower: string; original: string; start: number; end: number; classes: number };
-const ownText = (lower: string, original: string): FolderText => ({ lower, original, start: 0, end: lower.length, classes: -1 });
+const ownText = (lower: string, original: string): FolderText => ({
+  lower,
+  original,
+  start: 0,
+  end: lower.length,
+  classes: -1,
+});
 
 /** A left-to-right alignment in a folder, one character at a time: five numbers in a state array. */
 const CURSOR = 0; // where the next character is looked for; -1 once one was not there
@@ -171,7 +179,14 @@ function startPasses(state: Int32Array, at: number, start: number): void {
 }
 
 /** Places q[k] for the pass at `p` in `state`; false when the folder has no more of it. */
-function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, folder: FolderText, lookahead: boolean): boolean {
+function advance(
+  state: Int32Array,
+  p: number,
+  k: number,
+  fq: FuzzyQuery,
+  folder: FolderText,
+  lookahead: boolean,
+): boolean {
   const cursor = state[p + CURSOR]!;
   if (cursor < 0) return false;
   const { lower, original, start, end } = folder;
@@ -215,14 +230,25 @@ function advance(state: Int32Array, p: number, k: number, fq: FuzzyQuery, folder
  * needed only where that one ran out of folder (it fits as much as can fit), so it starts then,
  * from the query's start.
  */
-function extendPasses(fq: FuzzyQuery, from: number, to: number, folder: FolderText, state: Int32Array, at: number, x: Int32Array, y: Int32Array, base: number): void {
+function extendPasses(
+  fq: FuzzyQuery,
+  from: number,
+  to: number,
+  folder: FolderText,
+  state: Int32Array,
+  at: number,
+  x: Int32Array,
+  y: Int32Array,
+  base: number,
+): void {
   const end = folder.end;
   const greedy = at + PASS;
   for (let k = from; k < to; k++) {
     let p = at;
     if (!advance(state, at, k, fq, folder, true)) {
       // The greedy pass has placed k characters when the word-start pass first runs out at k.
-      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0) for (let j = 0; j < k; j++) advance(state, greedy, j, fq, folder, false);
+      if (state[at + REACHED] === k && state[greedy + REACHED] === 0 && k > 0)
+        for (let j = 0; j < k; j++) advance(state, greedy, j, fq, folder, false);
       p = greedy;
       // Out of folder: splits past here are never read (see FolderSplits.consumed).
       if (!advance(state, greedy, k, fq, folder, false)) return;
@@ -315,7 +341,12 @@ export class FolderCache {
    * `offsets[d]`: where folder d starts in `lower` and `original`, all folders joined (by one character);
    * `classes[d]`: the character classes in it (see charClass).
    */
-  constructor(lower: string, original: string, private readonly offsets: Int32Array, private readonly classes: Int32Array) {
+  constructor(
+    lower: string,
+    original: string,
+    private readonly offsets: Int32Array,
+    private readonly classes: Int32Array,
+  ) {
     const folders = (this.folders = offsets.length);
     this.text = { lower, original, start: 0, end: 0, classes: 0 };
     this.covered = new Int32Array(folders);
@@ -474,7 +505,14 @@ export function nameTail(fq: FuzzyQuery, lower: string, ns: number, scratch: Nam
  * plus BONUS_NAME a character; the first character's bonus counts double when s is 0. Sets
  * scratch.first (its position in the name) and scratch.positions[s..m).
  */
-export function nameSplit(fq: FuzzyQuery, lower: string, path: string, ns: number, s: number, scratch: NameScratch): number {
+export function nameSplit(
+  fq: FuzzyQuery,
+  lower: string,
+  path: string,
+  ns: number,
+  s: number,
+  scratch: NameScratch,
+): number {
   const { m, codes } = fq;
   const { latest, positions } = scratch;
   let cursor = ns;
@@ -592,4 +630,9 @@ export class FuzzyHeap {
  * of a class alive (between keystrokes every one is garbage) drops the class and, with it, all of
  * that code, so the next keystroke runs unoptimized, three to eight times slower.
  */
-export const KEPT_SHAPES: readonly object[] = [new FuzzyQuery("ab"), new FolderSplits(1), new NameScratch(1), new FuzzyHeap(1, new Uint16Array(1))];
+export const KEPT_SHAPES: readonly object[] = [
+  new FuzzyQuery("ab"),
+  new FolderSplits(1),
+  new NameScratch(1),
+  new FuzzyHeap(1, new Uint16Array(1)),
+];

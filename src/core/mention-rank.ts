@@ -34,8 +34,29 @@ export const JOIN = "\u0000";
 /** A query's `/` heads memoised per folder, one bit each (a signed 32-bit mask keeps 31). */
 const MAX_HEADS = 31;
 
-import { FolderCache, FolderSplits, FuzzyHeap, FuzzyQuery, IMPOSSIBLE, MAX_FUZZY_QUERY, NameScratch, nameBounds, nameOnlyBound, nameSplit, nameTail, possible } from "./mention-fuzzy";
-import { bigramMask, charClass, classMask, EXACT_CLASSES, lowerKeepingLength, twiceClassMask, wordStartAt } from "./mention-text";
+import {
+  FolderCache,
+  FolderSplits,
+  FuzzyHeap,
+  FuzzyQuery,
+  IMPOSSIBLE,
+  MAX_FUZZY_QUERY,
+  NameScratch,
+  nameBounds,
+  nameOnlyBound,
+  nameSplit,
+  nameTail,
+  possible,
+} from "./mention-fuzzy";
+import {
+  bigramMask,
+  charClass,
+  classMask,
+  EXACT_CLASSES,
+  lowerKeepingLength,
+  twiceClassMask,
+  wordStartAt,
+} from "./mention-text";
 
 /** What snapshot() moves to another thread: the entries' arrays and strings (see MentionIndex). */
 export type IndexSnapshot = {
@@ -84,7 +105,13 @@ function subsequencePrefix(text: string, q: string, k: number, from: number): nu
  * of entry n (as highlights() would give them, found while ranking: always for a fuzzy match), and
  * `fuzzyScores[n]` its score (for a fuzzy match; merging shards orders by it, see mention-shards.ts).
  */
-export type SearchResult = { indices: number[]; tiers: number[]; total: number; fuzzyRanges?: [number, number][][]; fuzzyScores?: number[] };
+export type SearchResult = {
+  indices: number[];
+  tiers: number[];
+  total: number;
+  fuzzyRanges?: [number, number][][];
+  fuzzyScores?: number[];
+};
 
 /** The stages at which the parts of a split index compare counts (see PartsTogether). */
 export const enum Stage {
@@ -265,7 +292,11 @@ export class MentionIndex implements RankingIndex {
    * Builds the index a slice at a time, calling `pause` between slices (a worker answers other
    * requests meanwhile); the index is usable once the promise resolves.
    */
-  static async build(entries: readonly IndexEntry[], pause: () => Promise<void>, slice = 25_000): Promise<MentionIndex> {
+  static async build(
+    entries: readonly IndexEntry[],
+    pause: () => Promise<void>,
+    slice = 25_000,
+  ): Promise<MentionIndex> {
     const index = new MentionIndex(entries, true);
     for (let from = 0; from < entries.length; from += slice) {
       index.fill(from, Math.min(entries.length, from + slice));
@@ -363,7 +394,20 @@ export class MentionIndex implements RankingIndex {
       dirLower: this.dirLower,
       dirOriginal: this.dirOriginal,
     };
-    const arrays = [snapshot.firstNameCode, snapshot.nameLength, snapshot.wordMask, snapshot.wordStartClasses, snapshot.nameClasses, snapshot.nameTwice, snapshot.anyClasses, snapshot.nameBigramsLow, snapshot.nameBigramsHigh, snapshot.dirId, snapshot.nameOffset, snapshot.hasOther];
+    const arrays = [
+      snapshot.firstNameCode,
+      snapshot.nameLength,
+      snapshot.wordMask,
+      snapshot.wordStartClasses,
+      snapshot.nameClasses,
+      snapshot.nameTwice,
+      snapshot.anyClasses,
+      snapshot.nameBigramsLow,
+      snapshot.nameBigramsHigh,
+      snapshot.dirId,
+      snapshot.nameOffset,
+      snapshot.hasOther,
+    ];
     return { snapshot, transfer: arrays.map((array) => array.buffer as ArrayBuffer) };
   }
 
@@ -375,7 +419,8 @@ export class MentionIndex implements RankingIndex {
     this.dirsOriginalJoined = original === this.dirsJoined ? this.dirsJoined : original;
     this.dirClasses = Int32Array.from(this.dirLower, (dir) => classMask(dir));
     this.dirOffset = new Int32Array(this.dirLower.length);
-    for (let d = 1; d < this.dirLower.length; d++) this.dirOffset[d] = this.dirOffset[d - 1]! + this.dirLower[d - 1]!.length + 1;
+    for (let d = 1; d < this.dirLower.length; d++)
+      this.dirOffset[d] = this.dirOffset[d - 1]! + this.dirLower[d - 1]!.length + 1;
     this.dirConsumed = new Int32Array(this.dirLower.length);
     this.dirHeads = new Int32Array(this.dirLower.length);
     this.indexFolders();
@@ -424,7 +469,12 @@ export class MentionIndex implements RankingIndex {
    * when the real tiers left room. `state` is the caller's narrowing state (see SearchState);
    * without one, the index keeps a shared one.
    */
-  search(query: string, limit = Infinity, state: SearchState = this.sharedState, together?: PartsTogether): SearchResult {
+  search(
+    query: string,
+    limit = Infinity,
+    state: SearchState = this.sharedState,
+    together?: PartsTogether,
+  ): SearchResult {
     const q = lowerKeepingLength(query);
     if (q.includes(JOIN)) return { indices: [], tiers: [], total: 0 };
     this.resetFolderMemo(q);
@@ -455,14 +505,18 @@ export class MentionIndex implements RankingIndex {
     }
     if (scan) this.scanFolders(q, state);
     // When the name and path tiers fill the list, they are counted per folder: no candidate is read.
-    const byFolder = nameTiers ? this.fromPathMatches(q, named, limit, hasSlash, together) : void together?.(Stage.Paths, namesKnown, false);
+    const byFolder = nameTiers
+      ? this.fromPathMatches(q, named, limit, hasSlash, together)
+      : void together?.(Stage.Paths, namesKnown, false);
     if (byFolder) {
       state.query = q;
       state.matches = from;
       return byFolder;
     }
     // Each candidate's tier; not a real match: PENDING (maybe fuzzy, decided below or left open).
-    let count = nameTiers ? this.tiersFromScan(q, from, candidates, nameTiers, hasSlash, counts) : this.tiersOneByOne(q, from, candidates, oneChar, counts);
+    let count = nameTiers
+      ? this.tiersFromScan(q, from, candidates, nameTiers, hasSlash, counts)
+      : this.tiersOneByOne(q, from, candidates, oneChar, counts);
     let real = 0;
     for (let tier = 0; tier < Tier.Fuzzy; tier++) real += counts[tier]!;
 
@@ -482,7 +536,8 @@ export class MentionIndex implements RankingIndex {
     let fuzzyScores: number[] | undefined;
     // Part of a split index: the others' real matches take places of the merged list too, and only
     // the places they leave can hold fuzzy matches (their count is not waited for).
-    const fuzzyPlaces = limit - indices.length - (together && indices.length < limit ? together(Stage.Real, real, false) : 0);
+    const fuzzyPlaces =
+      limit - indices.length - (together && indices.length < limit ? together(Stage.Real, real, false) : 0);
     if (fuzzyPlaces > 0 && real < count) {
       // Fuzzy matches rank last, best first: a bounded heap keeps the best few.
       const heap = new FuzzyHeap(Math.min(fuzzyPlaces, count - real), this.nameLength);
@@ -522,7 +577,12 @@ export class MentionIndex implements RankingIndex {
    * Tier.Fuzzy. Returns how many matched, and the kept ones best first with their highlights (worked
    * out here, where the keystroke's folder parts are at hand, not again per row).
    */
-  private rankFuzzy(q: string, count: number, heap: FuzzyHeap, state: SearchState): { matched: number; order: number[]; scores: number[]; ranges: [number, number][][] } {
+  private rankFuzzy(
+    q: string,
+    count: number,
+    heap: FuzzyHeap,
+    state: SearchState,
+  ): { matched: number; order: number[]; scores: number[]; ranges: [number, number][][] } {
     const out = this.scratch;
     const tiers = this.tierBuffer;
     const { folderSeen, folderConsumed } = this;
@@ -538,12 +598,14 @@ export class MentionIndex implements RankingIndex {
     // folder hundreds of slots.
     const cap = Math.min(m, TAIL_SPLITS);
     const stride = cap + 1;
-    if (this.folderTail.length < this.dirLower.length * stride) this.folderTail = new Int32Array(this.dirLower.length * stride);
+    if (this.folderTail.length < this.dirLower.length * stride)
+      this.folderTail = new Int32Array(this.dirLower.length * stride);
     const tail = this.folderTail;
     const splits = new FolderSplits(m);
     const cache = this.folderCache(state);
     const cached = cache.prepare(fq.q);
-    const folderParts = (d: number) => (cached ? cache.take(fq, d, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!));
+    const folderParts = (d: number) =>
+      cached ? cache.take(fq, d, splits) : splits.compute(fq, this.dirLower[d]!, this.dirOriginal[d]!);
     const bounds = new Int32Array(m);
     const scratch = new NameScratch(m);
     // A bucket queue by bound, highest first (bounds below 0 share bucket 0; no bound exceeds
@@ -564,7 +626,8 @@ export class MentionIndex implements RankingIndex {
       last[key] = n;
     };
     const folders = this.dirLower.length;
-    const touched = this.touchedFolders.length < folders ? (this.touchedFolders = new Int32Array(folders)) : this.touchedFolders;
+    const touched =
+      this.touchedFolders.length < folders ? (this.touchedFolders = new Int32Array(folders)) : this.touchedFolders;
     let touchedCount = 0;
     const lookAt = (d: number) => {
       folderSeen[d] = 1;
@@ -604,7 +667,10 @@ export class MentionIndex implements RankingIndex {
             continue;
           }
           // The name's own pairs: its bigram masks can hold a pair it lacks (a shared bucket).
-          let precise = lo === 0 ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, (pairs = this.namePairs(fq, i))) : IMPOSSIBLE;
+          let precise =
+            lo === 0
+              ? nameOnlyBound(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, (pairs = this.namePairs(fq, i)))
+              : IMPOSSIBLE;
           const from = Math.max(1, lo);
           if (from <= folderConsumed[d]!) precise = Math.max(precise, tail[d * stride + Math.min(from, cap)]!);
           if (precise < entryBound[n]!) {
@@ -618,7 +684,13 @@ export class MentionIndex implements RankingIndex {
           if (heap.rejects(i, precise)) continue;
         }
         folderParts(d);
-        nameBounds(fq, this.wordStartClasses[i]!, this.nameClasses[i]!, pairs === -1 ? this.namePairs(fq, i) : pairs, bounds);
+        nameBounds(
+          fq,
+          this.wordStartClasses[i]!,
+          this.nameClasses[i]!,
+          pairs === -1 ? this.namePairs(fq, i) : pairs,
+          bounds,
+        );
         const score = this.entryScore(i, fq, splits, bounds, scratch, heap, tail0);
         // Past MAX_FUZZY_QUERY characters the rest must still be a subsequence.
         if (score === IMPOSSIBLE || (q.length > m && !this.isFuzzy(i, q))) {
@@ -656,8 +728,31 @@ export class MentionIndex implements RankingIndex {
    * `lookAt` the first time) the other splits. Returns the highest bucket used. A loop over tens of
    * thousands of candidates a keystroke: every array it reads is a local.
    */
-  private firstBounds(fq: FuzzyQuery, count: number, lookAt: (d: number) => void, tail: Int32Array, stride: number, cap: number, head: Int32Array, last: Int32Array, keys: BucketKeys): number {
-    const { scratch: out, tierBuffer: tiers, dirId, nameClasses, nameTwice, nameLength, wordStartClasses, nameBigramsLow, nameBigramsHigh, folderSeen, folderConsumed, entryBound } = this;
+  private firstBounds(
+    fq: FuzzyQuery,
+    count: number,
+    lookAt: (d: number) => void,
+    tail: Int32Array,
+    stride: number,
+    cap: number,
+    head: Int32Array,
+    last: Int32Array,
+    keys: BucketKeys,
+  ): number {
+    const {
+      scratch: out,
+      tierBuffer: tiers,
+      dirId,
+      nameClasses,
+      nameTwice,
+      nameLength,
+      wordStartClasses,
+      nameBigramsLow,
+      nameBigramsHigh,
+      folderSeen,
+      folderConsumed,
+      entryBound,
+    } = this;
     const { entryRefined: refined, entryOrder: next } = this;
     const m = fq.m;
     const { lengths, highestBound } = keys;
@@ -678,7 +773,10 @@ export class MentionIndex implements RankingIndex {
         tiers[n] = DROPPED;
         continue;
       }
-      let bound = first === 0 ? nameOnlyBound(fq, wordStartClasses[i]!, classes, fq.pairsInMasks(nameBigramsLow[i]!, nameBigramsHigh[i]!)) : IMPOSSIBLE;
+      let bound =
+        first === 0
+          ? nameOnlyBound(fq, wordStartClasses[i]!, classes, fq.pairsInMasks(nameBigramsLow[i]!, nameBigramsHigh[i]!))
+          : IMPOSSIBLE;
       const from = first === 0 ? 1 : first;
       if (from <= consumed) {
         const folderBound = tail[d * stride + (from < cap ? from : cap)]!;
@@ -691,7 +789,9 @@ export class MentionIndex implements RankingIndex {
       entryBound[n] = bound;
       refined[n] = 0;
       const length = nameLength[i]!;
-      const key = (bound <= 0 ? 0 : bound < highestBound ? bound : highestBound) * lengths + (length < lengths ? lengths - 1 - length : 0);
+      const key =
+        (bound <= 0 ? 0 : bound < highestBound ? bound : highestBound) * lengths +
+        (length < lengths ? lengths - 1 - length : 0);
       next[n] = -1;
       if (head[key] === -1) head[key] = n;
       else next[last[key]!] = n;
@@ -705,12 +805,26 @@ export class MentionIndex implements RankingIndex {
    * Folder d's first look for the fuzzy tier: how much of q it holds (folderConsumed) and, into
    * `tail`, the best of its splits from each t on with its names' masks OR-ed (see tailBounds).
    */
-  private folderTails(d: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, tail: Int32Array, stride: number, cap: number): void {
+  private folderTails(
+    d: number,
+    fq: FuzzyQuery,
+    splits: FolderSplits,
+    bounds: Int32Array,
+    tail: Int32Array,
+    stride: number,
+    cap: number,
+  ): void {
     const m = fq.m;
     this.folderConsumed[d] = splits.consumed;
     // No split leaves a name in this folder more characters than its longest name has.
     if (m - this.dirLongestName[d]! <= splits.consumed) {
-      nameBounds(fq, this.dirNameStarts[d]!, this.dirNameClasses[d]!, fq.pairsInMasks(this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!), bounds);
+      nameBounds(
+        fq,
+        this.dirNameStarts[d]!,
+        this.dirNameClasses[d]!,
+        fq.pairsInMasks(this.dirNameBigramsLow[d]!, this.dirNameBigramsHigh[d]!),
+        bounds,
+      );
       tailBounds(splits, bounds, m, tail, d * stride, cap);
     } else tailBounds(splits, undefined, m, tail, d * stride, cap);
   }
@@ -734,7 +848,14 @@ export class MentionIndex implements RankingIndex {
   private folderCache(state: SearchState): FolderCache {
     let held = this.folderCaches.find((c) => c.owner === state);
     if (!held) {
-      if (this.folderCaches.length < FOLDER_CACHES) this.folderCaches.push((held = { owner: state, cache: new FolderCache(this.dirsJoined, this.dirsOriginalJoined, this.dirOffset, this.dirClasses), used: 0 }));
+      if (this.folderCaches.length < FOLDER_CACHES)
+        this.folderCaches.push(
+          (held = {
+            owner: state,
+            cache: new FolderCache(this.dirsJoined, this.dirsOriginalJoined, this.dirOffset, this.dirClasses),
+            used: 0,
+          }),
+        );
       else {
         held = this.folderCaches.reduce((a, b) => (a.used <= b.used ? a : b));
         held.owner = state;
@@ -755,7 +876,15 @@ export class MentionIndex implements RankingIndex {
    * is not read; BELOW when it matches but no split can make the list. `tail`: what nameTail gave
    * for this entry when scratch still holds it (-1: read it here).
    */
-  private entryScore(i: number, fq: FuzzyQuery, splits: FolderSplits, bounds: Int32Array, scratch: NameScratch, heap?: FuzzyHeap, tail = -1): number {
+  private entryScore(
+    i: number,
+    fq: FuzzyQuery,
+    splits: FolderSplits,
+    bounds: Int32Array,
+    scratch: NameScratch,
+    heap?: FuzzyHeap,
+    tail = -1,
+  ): number {
     const m = fq.m;
     const ns = this.nameOffset[i]!;
     const lo = tail === -1 ? nameTail(fq, this.names, ns, scratch, this.nameEnd(i)) : tail;
@@ -787,7 +916,14 @@ export class MentionIndex implements RankingIndex {
    * (and, for a query with `/`, across the folder's end into the name: see folderFirst), so a
    * candidate costs a few typed-array reads: at a million paths this loop is much of a keystroke.
    */
-  private tiersFromScan(q: string, from: Int32Array | undefined, candidates: number, nameTiers: Uint8Array, hasSlash: boolean, counts: Int32Array): number {
+  private tiersFromScan(
+    q: string,
+    from: Int32Array | undefined,
+    candidates: number,
+    nameTiers: Uint8Array,
+    hasSlash: boolean,
+    counts: Int32Array,
+  ): number {
     const { anyClasses, dirId, dirFirst, dirLower, hasOther } = this;
     const qClasses = queryClasses(q);
     const out = this.scratch;
@@ -802,7 +938,8 @@ export class MentionIndex implements RankingIndex {
         let first = dirFirst[d]!;
         if (first === UNKNOWN) dirFirst[d] = first = dirLower[d]!.indexOf(q);
         // Across the folder's end only where the folder ends with one of q's heads (few do).
-        if (first === -1 && hasSlash && (this.folderEnds(d) !== 0 || this.heads.length === MAX_HEADS)) first = this.folderFirst(i, q, true);
+        if (first === -1 && hasSlash && (this.folderEnds(d) !== 0 || this.heads.length === MAX_HEADS))
+          first = this.folderFirst(i, q, true);
         if (first !== -1) tier = first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
         else tier = hasOther[i] && this.other.get(i)!.indexOf(q) !== -1 ? Tier.Other : PENDING;
       }
@@ -814,7 +951,13 @@ export class MentionIndex implements RankingIndex {
   }
 
   /** The same for one-character queries and few candidates, a tier function per candidate. */
-  private tiersOneByOne(q: string, from: Int32Array | undefined, candidates: number, oneChar: boolean, counts: Int32Array): number {
+  private tiersOneByOne(
+    q: string,
+    from: Int32Array | undefined,
+    candidates: number,
+    oneChar: boolean,
+    counts: Int32Array,
+  ): number {
     const out = this.scratch;
     const tiers = this.tierBuffer;
     const qClasses = queryClasses(q);
@@ -825,7 +968,9 @@ export class MentionIndex implements RankingIndex {
     for (let n = 0; n < candidates; n++) {
       const i = from ? from[n]! : n;
       if ((this.anyClasses[i]! & qClasses) !== qClasses) continue;
-      const tier = oneChar ? this.charTier(i, q, code, qClasses) : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
+      const tier = oneChar
+        ? this.charTier(i, q, code, qClasses)
+        : this.realTier(i, q, hasSlash, qClasses, bigramsLow, bigramsHigh);
       out[count] = i;
       if (tier === NO_MATCH) tiers[count++] = PENDING;
       else {
@@ -884,7 +1029,13 @@ export class MentionIndex implements RankingIndex {
    * catalog order of each path tier are taken from the folders' lists or by walking the catalog,
    * whichever reads fewer entries: at a million paths, `src/u` no longer reads each candidate.
    */
-  private fromPathMatches(q: string, named: number, limit: number, hasSlash: boolean, together?: PartsTogether): SearchResult | undefined {
+  private fromPathMatches(
+    q: string,
+    named: number,
+    limit: number,
+    hasSlash: boolean,
+    together?: PartsTogether,
+  ): SearchResult | undefined {
     if (hasSlash && this.heads.length === MAX_HEADS) return void together?.(Stage.Paths, named, false);
     const folders = this.dirLower.length;
     const { dirFirst, dirEntryStart, dirEntries } = this;
@@ -917,7 +1068,12 @@ export class MentionIndex implements RankingIndex {
     }
     // A split index's other parts may fill the list with these (see PartsTogether); told either way.
     const found = named + prefix + substring;
-    const fill = found >= limit ? (together?.(Stage.Paths, found, false), true) : together ? found + together(Stage.Paths, found) >= limit : false;
+    const fill =
+      found >= limit
+        ? (together?.(Stage.Paths, found, false), true)
+        : together
+          ? found + together(Stage.Paths, found) >= limit
+          : false;
     if (!fill) return undefined;
     const result = this.fromNameMatches(named, named);
     const pathTier = (i: number) => {
@@ -925,7 +1081,10 @@ export class MentionIndex implements RankingIndex {
       const first = this.folderFirst(i, q, hasSlash);
       return first === -1 ? NONE : first === 0 ? Tier.PathPrefix : Tier.PathSubstring;
     };
-    for (const [tier, total] of [[Tier.PathPrefix, prefix], [Tier.PathSubstring, substring]] as const) {
+    for (const [tier, total] of [
+      [Tier.PathPrefix, prefix],
+      [Tier.PathSubstring, substring],
+    ] as const) {
       const wanted = Math.min(total, limit - result.indices.length);
       if (wanted <= 0) continue;
       let picked: number[];
@@ -935,7 +1094,8 @@ export class MentionIndex implements RankingIndex {
         for (let d = 0; d < folders; d++) {
           const at = dirFirst[d]!;
           if (at === -1 || (at === 0) !== (tier === Tier.PathPrefix)) continue;
-          for (let k = dirEntryStart[d]!; k < dirEntryStart[d + 1]!; k++) if (nameTiers[dirEntries[k]!] === NONE) picked.push(dirEntries[k]!);
+          for (let k = dirEntryStart[d]!; k < dirEntryStart[d + 1]!; k++)
+            if (nameTiers[dirEntries[k]!] === NONE) picked.push(dirEntries[k]!);
         }
         picked = picked.sort((a, b) => a - b).slice(0, wanted);
       } else {
@@ -964,7 +1124,9 @@ export class MentionIndex implements RankingIndex {
 
   /** One entry's fuzzy score, the split it came from and the scratch holding that split's name positions. */
   private scoreOne(i: number, query: string): { score: number; split: number; fq: FuzzyQuery; scratch: NameScratch } {
-    const fq = new FuzzyQuery(lowerKeepingLength(query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY) : query));
+    const fq = new FuzzyQuery(
+      lowerKeepingLength(query.length > MAX_FUZZY_QUERY ? query.slice(0, MAX_FUZZY_QUERY) : query),
+    );
     const d = this.dirId[i]!;
     const splits = new FolderSplits(fq.m).compute(fq, this.dirLower[d]!, this.dirOriginal[d]!);
     const bounds = new Int32Array(fq.m);
@@ -981,7 +1143,11 @@ export class MentionIndex implements RankingIndex {
     if (tier <= Tier.NameSubstring) {
       let at = name.indexOf(q);
       if (tier === Tier.NameWordStart) {
-        while (at !== -1 && !(at < 32 ? (this.wordMask[i]! >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at))) at = name.indexOf(q, at + 1);
+        while (
+          at !== -1 &&
+          !(at < 32 ? (this.wordMask[i]! >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at))
+        )
+          at = name.indexOf(q, at + 1);
       }
       return at === -1 ? [] : [[at, at + q.length]];
     }
@@ -1014,14 +1180,25 @@ export class MentionIndex implements RankingIndex {
     if (!q.includes("/")) return;
     this.dirHeads.fill(UNKNOWN);
     // A `/` as the last character leaves no rest: that case is the folder's own indexOf.
-    for (let j = q.indexOf("/"); j !== -1 && j < q.length - 1 && this.heads.length < MAX_HEADS; j = q.indexOf("/", j + 1)) {
+    for (
+      let j = q.indexOf("/");
+      j !== -1 && j < q.length - 1 && this.heads.length < MAX_HEADS;
+      j = q.indexOf("/", j + 1)
+    ) {
       this.heads.push(q.slice(0, j + 1));
       this.rests.push(q.slice(j + 1));
     }
   }
 
   /** Every tier but fuzzy. */
-  private realTier(i: number, q: string, hasSlash: boolean, qClasses: number, bigramsLow: number, bigramsHigh: number): number {
+  private realTier(
+    i: number,
+    q: string,
+    hasSlash: boolean,
+    qClasses: number,
+    bigramsLow: number,
+    bigramsHigh: number,
+  ): number {
     const inName =
       !hasSlash &&
       (this.nameClasses[i]! & qClasses) === qClasses &&
@@ -1037,7 +1214,8 @@ export class MentionIndex implements RankingIndex {
     if (at === 0) return this.nameLength[i] === q.length ? Tier.Exact : Tier.NamePrefix;
     const mask = this.wordMask[i]!;
     while (at !== -1) {
-      if (at < 32 ? (mask >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at)) return Tier.NameWordStart;
+      if (at < 32 ? (mask >>> at) & 1 : wordStartAt(this.namesOriginal, this.nameOffset[i]! + at))
+        return Tier.NameWordStart;
       at = name.indexOf(q, at + 1);
     }
     return Tier.NameSubstring;
@@ -1069,7 +1247,8 @@ export class MentionIndex implements RankingIndex {
       if (current <= Tier.NameWordStart) continue;
       let tier: number;
       if (k === 0) tier = this.nameLength[entry] === q.length ? Tier.Exact : Tier.NamePrefix;
-      else if (k < 32 ? (this.wordMask[entry]! >>> k) & 1 : wordStartAt(this.namesOriginal, at)) tier = Tier.NameWordStart;
+      else if (k < 32 ? (this.wordMask[entry]! >>> k) & 1 : wordStartAt(this.namesOriginal, at))
+        tier = Tier.NameWordStart;
       else tier = Tier.NameSubstring;
       if (tier < current) tiers[entry] = tier;
     }
@@ -1173,7 +1352,8 @@ export class MentionIndex implements RankingIndex {
     for (let h = 0; h < MAX_HEADS; h++) j = q.indexOf("/", j + 1);
     for (j = q.indexOf("/", j + 1); j !== -1 && j < q.length - 1; j = q.indexOf("/", j + 1)) {
       const head = q.slice(0, j + 1);
-      if (dir.endsWith(head) && this.names.startsWith(q.slice(j + 1), this.nameOffset[i]!)) return dir.length - head.length;
+      if (dir.endsWith(head) && this.names.startsWith(q.slice(j + 1), this.nameOffset[i]!))
+        return dir.length - head.length;
     }
     return -1;
   }
@@ -1226,7 +1406,10 @@ class BucketKeys {
 
   of(bound: number, i: number): number {
     const length = this.nameLength[i]!;
-    return (bound <= 0 ? 0 : bound < this.highestBound ? bound : this.highestBound) * this.lengths + (length < this.lengths ? this.lengths - 1 - length : 0);
+    return (
+      (bound <= 0 ? 0 : bound < this.highestBound ? bound : this.highestBound) * this.lengths +
+      (length < this.lengths ? this.lengths - 1 - length : 0)
+    );
   }
 
   boundOf(key: number): number {
@@ -1250,7 +1433,14 @@ function queryBigrams(q: string): [number, number] {
  * folder part with upper bounds of the name part; none: no name fits) into tail[at + t]; from
  * `cap` on, one slot.
  */
-function tailBounds(splits: FolderSplits, bounds: Int32Array | undefined, m: number, tail: Int32Array, at: number, cap: number): void {
+function tailBounds(
+  splits: FolderSplits,
+  bounds: Int32Array | undefined,
+  m: number,
+  tail: Int32Array,
+  at: number,
+  cap: number,
+): void {
   let best = IMPOSSIBLE;
   for (let s = Math.min(splits.consumed, m); s >= 1; s--) {
     // Without name bounds, only all of q in the folder fits.

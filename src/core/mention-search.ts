@@ -1,6 +1,13 @@
 // The @ popup's result list (spec rules 2, 8 to 13): files first, then agents, actions, tools, MCP
 // tools and the model, each group in relevance order; caps for the All view and for files.
-import { ALL_VIEW_PER_CATEGORY, FILE_DISPLAY_CAP, MENTION_CATEGORIES, type MentionCategory, type MentionItem, type RankedMention } from "../shared/mentions";
+import {
+  ALL_VIEW_PER_CATEGORY,
+  FILE_DISPLAY_CAP,
+  MENTION_CATEGORIES,
+  type MentionCategory,
+  type MentionItem,
+  type RankedMention,
+} from "../shared/mentions";
 import { MentionIndex, type IndexEntry, type RankingIndex, type SearchState } from "./mention-rank";
 
 export const PROJECT_ROOT_FOLDER = "Project root";
@@ -19,14 +26,22 @@ export function fileCatalog(tagged: readonly FileMention[], scanned: readonly st
   return [...tagged, ...scanned.filter((p) => !seen.has(p)).map((path) => ({ path }))];
 }
 
-const fileEntry = (f: FileMention): IndexEntry => ({ path: f.path, nameStart: f.path.lastIndexOf("/") + 1, other: f.tags?.join(" ") });
+const fileEntry = (f: FileMention): IndexEntry => ({
+  path: f.path,
+  nameStart: f.path.lastIndexOf("/") + 1,
+  other: f.tags?.join(" "),
+});
 
 /**
  * Builds a ranking index of `entries`, calling `pause` between slices; `entryAt(i)` gives entry i
  * again later, so the index need not keep them. One MentionIndex by default; the server splits
  * big ones across threads (services/ranking-shards.ts).
  */
-export type IndexBuilder = (entries: readonly IndexEntry[], pause: () => Promise<void>, entryAt: (i: number) => IndexEntry) => Promise<RankingIndex>;
+export type IndexBuilder = (
+  entries: readonly IndexEntry[],
+  pause: () => Promise<void>,
+  entryAt: (i: number) => IndexEntry,
+) => Promise<RankingIndex>;
 const oneIndex: IndexBuilder = (entries, pause) => MentionIndex.build(entries, pause);
 
 /** The file side of the popup, indexed once per scan. */
@@ -41,13 +56,23 @@ export class FileMentions {
   }
 
   /** The same, built a slice at a time (see MentionIndex.build), by `buildIndex`. */
-  static async build(files: readonly FileMention[], pause: () => Promise<void>, buildIndex: IndexBuilder = oneIndex): Promise<FileMentions> {
+  static async build(
+    files: readonly FileMention[],
+    pause: () => Promise<void>,
+    buildIndex: IndexBuilder = oneIndex,
+  ): Promise<FileMentions> {
     return new FileMentions(files, await buildIndex(files.map(fileEntry), pause, (i) => fileEntry(files[i]!)));
   }
 
   item(i: number, highlights: [number, number][] = []): RankedMention {
     const path = this.files[i]!.path;
-    return { category: "files", label: path.slice(path.lastIndexOf("/") + 1), detail: fileFolder(path), insertText: `@${path}`, highlights };
+    return {
+      category: "files",
+      label: path.slice(path.lastIndexOf("/") + 1),
+      detail: fileFolder(path),
+      insertText: `@${path}`,
+      highlights,
+    };
   }
 }
 
@@ -57,12 +82,25 @@ function strip({ searchText: _searchText, ...item }: MentionItem, highlights: [n
   return { ...item, highlights };
 }
 
-export function rankMentions(files: FileMentions, others: readonly MentionItem[], query: string, options: MentionQuery = {}): RankedMention[] {
-  return [...rankFiles(files, query, options), ...rankOthers(others, query, options)].slice(0, options.limit ?? Infinity);
+export function rankMentions(
+  files: FileMentions,
+  others: readonly MentionItem[],
+  query: string,
+  options: MentionQuery = {},
+): RankedMention[] {
+  return [...rankFiles(files, query, options), ...rankOthers(others, query, options)].slice(
+    0,
+    options.limit ?? Infinity,
+  );
 }
 
 /** The file rows of rankMentions (they come first); `state` is the caller's narrowing state. */
-export function rankFiles(files: FileMentions, query: string, options: MentionQuery = {}, state?: SearchState): RankedMention[] {
+export function rankFiles(
+  files: FileMentions,
+  query: string,
+  options: MentionQuery = {},
+  state?: SearchState,
+): RankedMention[] {
   const { category, limit = Infinity } = options;
   if (category !== undefined && category !== "files") return [];
   const results: RankedMention[] = [];
@@ -73,7 +111,9 @@ export function rankFiles(files: FileMentions, query: string, options: MentionQu
     return results;
   }
   const { indices, tiers, fuzzyRanges } = files.index.search(query, Math.min(FILE_DISPLAY_CAP, limit), state);
-  indices.forEach((i, n) => results.push(files.item(i, fuzzyRanges?.[n] ?? files.index.highlights(i, query, tiers[n]!))));
+  indices.forEach((i, n) =>
+    results.push(files.item(i, fuzzyRanges?.[n] ?? files.index.highlights(i, query, tiers[n]!))),
+  );
   return results;
 }
 
@@ -86,11 +126,18 @@ export function rankOthers(others: readonly MentionItem[], query: string, option
     for (const c of MENTION_CATEGORIES) {
       if (c === "files" || !wants(c)) continue;
       const cap = category === undefined ? ALL_VIEW_PER_CATEGORY : Infinity;
-      results.push(...others.filter((o) => o.category === c).slice(0, cap).map((o) => strip(o)));
+      results.push(
+        ...others
+          .filter((o) => o.category === c)
+          .slice(0, cap)
+          .map((o) => strip(o)),
+      );
     }
     return results;
   }
-  const rest = MENTION_CATEGORIES.filter((c) => c !== "files" && wants(c)).flatMap((c) => others.filter((o) => o.category === c));
+  const rest = MENTION_CATEGORIES.filter((c) => c !== "files" && wants(c)).flatMap((c) =>
+    others.filter((o) => o.category === c),
+  );
   if (rest.length > 0) {
     const index = new MentionIndex(rest.map((o) => ({ path: o.label, nameStart: 0, other: o.searchText })));
     const { indices, tiers, fuzzyRanges } = index.search(query);

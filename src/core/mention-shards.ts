@@ -7,7 +7,14 @@
 // once per keystroke, and a folder split in two would be worked out twice), except a folder so big
 // that whole it would leave one shard most of the work (a real /usr/share/man/man1 holds 15% of
 // /usr): its names are dealt out among the shards.
-import { MentionIndex, Tier, type IndexEntry, type PartsTogether, type SearchResult, type SearchState } from "./mention-rank";
+import {
+  MentionIndex,
+  Tier,
+  type IndexEntry,
+  type PartsTogether,
+  type SearchResult,
+  type SearchState,
+} from "./mention-rank";
 
 /** One shard's answer, in catalog indices, with what the merge orders by and every row's highlights. */
 export type ShardResult = {
@@ -36,7 +43,11 @@ const SPLIT_AT_LEAST = 1024;
  * entries dealt out among the shards name by name, then the others whole, the fullest first, each
  * to the shard holding fewest entries so far, so the shards come out about even.
  */
-export function assignShards(folderOf: Int32Array, shards: number, splitAbove = Math.max(SPLIT_AT_LEAST, folderOf.length / 32)): Uint8Array {
+export function assignShards(
+  folderOf: Int32Array,
+  shards: number,
+  splitAbove = Math.max(SPLIT_AT_LEAST, folderOf.length / 32),
+): Uint8Array {
   const sizes = new Map<number, number>();
   for (const folder of folderOf) sizes.set(folder, (sizes.get(folder) ?? 0) + 1);
   const load = new Array<number>(shards).fill(0);
@@ -67,7 +78,14 @@ export function assignShards(folderOf: Int32Array, shards: number, splitAbove = 
  * name matches, or name and path matches, together fill the list (`together`, see PartsTogether),
  * each answers with its own of those alone: they are the list, and nothing else needs looking at.
  */
-export function searchShard(index: MentionIndex, globals: Int32Array, query: string, limit: number, state?: SearchState, together?: PartsTogether): ShardResult {
+export function searchShard(
+  index: MentionIndex,
+  globals: Int32Array,
+  query: string,
+  limit: number,
+  state?: SearchState,
+  together?: PartsTogether,
+): ShardResult {
   const { indices, tiers, total, fuzzyRanges, fuzzyScores } = index.search(query, limit, state, together);
   const fuzzy = (n: number) => tiers[n] === Tier.Fuzzy;
   return {

@@ -23,7 +23,11 @@ const takesAudio = (m: CatalogModel) => m.inputModalities.includes("audio");
  * completions with an audio part for an audio-input chat model, and undefined for anything else:
  * a chat-only model is never sent to `/audio/transcriptions`. A `kind` the user set wins.
  */
-export function transcriptionRoute(modelId: string, listed: ListedModels, entries: readonly ModelSettingsEntry[]): TranscriptionRoute | undefined {
+export function transcriptionRoute(
+  modelId: string,
+  listed: ListedModels,
+  entries: readonly ModelSettingsEntry[],
+): TranscriptionRoute | undefined {
   const kind = entries.find((e) => e.id === modelId)?.kind;
   if (kind === "transcription") return "transcriptions";
   const inText = listed.text.filter((m) => m.id === modelId);
@@ -51,7 +55,14 @@ export function transcriptionSlice(listed: ListedModels, entries: readonly Model
     if (entry.kind !== "transcription" || shown.has(entry.id)) continue;
     shown.add(entry.id);
     // The user's word is all there is: no name, size or price is invented.
-    out.push({ id: entry.id, label: entry.label || entry.id, contextLength: null, pricing: {}, inputModalities: ["audio"], outputModalities: ["transcription"] });
+    out.push({
+      id: entry.id,
+      label: entry.label || entry.id,
+      contextLength: null,
+      pricing: {},
+      inputModalities: ["audio"],
+      outputModalities: ["transcription"],
+    });
   }
   return out;
 }

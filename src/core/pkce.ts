@@ -16,7 +16,10 @@ export function createState(): string {
   return randomBytes(24).toString("base64url");
 }
 
-export function authorizeUrl(authUrl: string, params: { callbackUrl: string; challenge: string; state: string }): string {
+export function authorizeUrl(
+  authUrl: string,
+  params: { callbackUrl: string; challenge: string; state: string },
+): string {
   const url = new URL(authUrl);
   url.searchParams.set("callback_url", params.callbackUrl);
   url.searchParams.set("code_challenge", params.challenge);

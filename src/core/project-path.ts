@@ -6,7 +6,8 @@ import path from "node:path";
 /** Normalises a project-relative path, or says why it is refused. */
 export function checkRelativePath(relPath: string): { ok: true; path: string } | { ok: false; reason: string } {
   if (relPath.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
-  if (path.isAbsolute(relPath) || /^[a-zA-Z]:[\\/]/.test(relPath)) return { ok: false, reason: "must be relative to the project" };
+  if (path.isAbsolute(relPath) || /^[a-zA-Z]:[\\/]/.test(relPath))
+    return { ok: false, reason: "must be relative to the project" };
   const normalised = path.posix.normalize(relPath.replaceAll("\\", "/"));
   if (normalised === ".." || normalised.startsWith("../")) return { ok: false, reason: "leads out of the project" };
   if (normalised === "." || normalised === "" || normalised === "./") return { ok: false, reason: "names no file" };
@@ -31,7 +32,8 @@ export function isInside(root: string, candidate: string): boolean {
 export function writeRefusal(relPath: string): string | undefined {
   const parts = relPath.split("/");
   if (parts.some((part) => part.toLowerCase() === ".git")) return "Parley never writes inside .git/";
-  if (parts.length === 1 && parts[0]!.toLowerCase() === ".app.json") return "Parley never lets a tool write .app.json (it holds the project's tool gates)";
+  if (parts.length === 1 && parts[0]!.toLowerCase() === ".app.json")
+    return "Parley never lets a tool write .app.json (it holds the project's tool gates)";
   return undefined;
 }
 

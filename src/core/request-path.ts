@@ -23,7 +23,10 @@ function decodeFully(path: string): string {
 
 /** The path folded the way a lenient router would see it: decoded, `\` as `/`, one slash, lower case, no trailing slash. */
 export function canonicalPath(path: string): string {
-  const folded = decodeFully(path).replace(/\\/g, "/").replace(/\/{2,}/g, "/").toLowerCase();
+  const folded = decodeFully(path)
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/")
+    .toLowerCase();
   return folded.length > 1 ? folded.replace(/\/+$/, "") : folded;
 }
 
@@ -49,7 +52,8 @@ export function isApiPath(path: string): boolean {
   return namesApi(canonicalPath(path)) || namesApi(resolvedPath(path).toLowerCase());
 }
 
-const HOST_HEADER = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*))(?::(\d{1,5}))?$/i;
+const HOST_HEADER =
+  /^(?:\[([0-9a-f:.]+)\]|([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*))(?::(\d{1,5}))?$/i;
 
 /**
  * The host name of a Host header value, lower-cased, without port or IPv6 brackets; undefined when the

@@ -16,7 +16,8 @@ const MODEL_MISSING =
   /\b(?:model|repository|repo)\b.{0,200}?\b(?:does not exist|doesn't exist|not found|is not a valid model|not a local folder|no such)\b|\b(?:unknown|invalid) model\b|\bno such model\b|\bnot a valid model (?:id|identifier)\b/i;
 
 /** Words that say the key is wrong or lacks a right: no retry helps either. */
-const ACCESS_DENIED = /\b(?:invalid|incorrect|missing|no) (?:api )?key\b|\bunauthori[sz]ed\b|\bauthentication\b|\bpermission denied\b|\bforbidden\b/i;
+const ACCESS_DENIED =
+  /\b(?:invalid|incorrect|missing|no) (?:api )?key\b|\bunauthori[sz]ed\b|\bauthentication\b|\bpermission denied\b|\bforbidden\b/i;
 
 /**
  * Whether a retry can help a failure with this status (undefined when the server gave none, as in
@@ -30,7 +31,12 @@ export function isRetryableFailure(status: number | undefined, message: string):
 }
 
 /** Exponential backoff with jitter, or the server's Retry-After (seconds) when it gives one. */
-export function retryDelayMs(attempt: number, baseMs: number, retryAfter?: string | null, random = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  baseMs: number,
+  retryAfter?: string | null,
+  random = Math.random,
+): number {
   const seconds = retryAfter ? Number(retryAfter) : NaN;
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_DELAY_MS);
   const exponential = baseMs * 2 ** attempt;

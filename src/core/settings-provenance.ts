@@ -13,11 +13,16 @@ export function settingsProvenance(layers: readonly NamedLayer[]): Provenance {
   return tree;
 }
 
-function mark(node: Provenance | SettingsLayerName | undefined, value: unknown, layer: SettingsLayerName): Provenance | SettingsLayerName {
+function mark(
+  node: Provenance | SettingsLayerName | undefined,
+  value: unknown,
+  layer: SettingsLayerName,
+): Provenance | SettingsLayerName {
   if (!isPlainObject(value)) return layer;
   // An object over a scalar starts afresh, as the merge does (it merges into {}).
   const out: Provenance = {};
-  if (node !== undefined && typeof node === "object") for (const [key, child] of Object.entries(node)) setOwn(out, key, child);
+  if (node !== undefined && typeof node === "object")
+    for (const [key, child] of Object.entries(node)) setOwn(out, key, child);
   for (const [key, child] of Object.entries(value)) {
     if (child === undefined) continue;
     setOwn(out, key, mark(ownValue(out, key), child, layer));

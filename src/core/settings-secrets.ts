@@ -52,8 +52,24 @@ export function extractSecrets(patch: JsonObject): { patch: JsonObject; secrets:
       if (!isPlainObject(entry) || typeof entry.id !== "string") return entry;
       const rest: JsonObject = { ...entry };
       const id = entry.id;
-      if (isPlainObject(entry.env)) rest.env = extractValues(entry.env, (name) => envSlot(id, name), () => true, MCP_KIND, id, secrets);
-      if (isPlainObject(entry.headers)) rest.headers = extractValues(entry.headers, (name) => headerSlot(MCP_KIND, id, name), () => true, MCP_KIND, id, secrets);
+      if (isPlainObject(entry.env))
+        rest.env = extractValues(
+          entry.env,
+          (name) => envSlot(id, name),
+          () => true,
+          MCP_KIND,
+          id,
+          secrets,
+        );
+      if (isPlainObject(entry.headers))
+        rest.headers = extractValues(
+          entry.headers,
+          (name) => headerSlot(MCP_KIND, id, name),
+          () => true,
+          MCP_KIND,
+          id,
+          secrets,
+        );
       return rest;
     });
   }
@@ -67,12 +83,21 @@ export function extractSecrets(patch: JsonObject): { patch: JsonObject; secrets:
       if (Object.hasOwn(entry, "apiKey")) {
         const apiKey = entry.apiKey;
         delete rest.apiKey;
-        if (typeof apiKey === "string" && apiKey.length > 0) secrets.push({ kind, id, slot: apiKeySlot(kind, id), value: apiKey });
+        if (typeof apiKey === "string" && apiKey.length > 0)
+          secrets.push({ kind, id, slot: apiKeySlot(kind, id), value: apiKey });
         else if (apiKey === null || apiKey === "") secrets.push({ kind, id, slot: apiKeySlot(kind, id), value: null });
         // An entry that only carried a key changes no setting.
         if (Object.keys(rest).length <= 1) return [];
       }
-      if (isPlainObject(entry.headers)) rest.headers = extractValues(entry.headers, (name) => headerSlot(kind, id, name), isCredentialHeader, kind, id, secrets);
+      if (isPlainObject(entry.headers))
+        rest.headers = extractValues(
+          entry.headers,
+          (name) => headerSlot(kind, id, name),
+          isCredentialHeader,
+          kind,
+          id,
+          secrets,
+        );
       return [rest];
     });
   }
@@ -143,7 +168,8 @@ export function redactSettings(settings: JsonObject, hasKey: (kind: string, id: 
 
 function redactValues(values: JsonObject, isSecret: (name: string) => boolean): JsonObject {
   const out: JsonObject = {};
-  for (const [name, value] of Object.entries(values)) setOwn(out, name, isSecret(name) && typeof value === "string" ? SECRET_PLACEHOLDER : value);
+  for (const [name, value] of Object.entries(values))
+    setOwn(out, name, isSecret(name) && typeof value === "string" ? SECRET_PLACEHOLDER : value);
   return out;
 }
 

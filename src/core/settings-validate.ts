@@ -23,7 +23,11 @@ export function validateLayer(
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) setOwn(value, key, parsed.data);
-    else issues.push({ key, message: parsed.error.issues.map((i) => `${[key, ...i.path].join(".")}: ${i.message}`).join("; ") });
+    else
+      issues.push({
+        key,
+        message: parsed.error.issues.map((i) => `${[key, ...i.path].join(".")}: ${i.message}`).join("; "),
+      });
   }
   return { value, issues };
 }

@@ -2,7 +2,11 @@
 // assistant text, and each assistant step's tool calls followed by their `tool` results. Pure.
 import type { Message } from "../shared/chats";
 
-export type UpstreamMessage = { role: "system" | "user" | "assistant" | "tool"; content: unknown; [key: string]: unknown };
+export type UpstreamMessage = {
+  role: "system" | "user" | "assistant" | "tool";
+  content: unknown;
+  [key: string]: unknown;
+};
 
 type Call = { id: string; name: string; arguments: string };
 
@@ -14,7 +18,11 @@ export function assistantWithCalls(text: string, calls: readonly Call[]): Upstre
   return {
     role: "assistant",
     content: text || null,
-    tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments || "{}" } })),
+    tool_calls: calls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments || "{}" },
+    })),
   };
 }
 

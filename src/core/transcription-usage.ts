@@ -7,7 +7,8 @@ import type { Usage } from "../shared/usage";
 import type { UpstreamUsage } from "./upstream-chunk";
 import { estimateTokens, MAX_STEP_COST_USD, normalizeUsage, type ClampReport, type Pricing } from "./usage";
 
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
 
 /** The endpoint's usage as chat usage: `input_tokens`/`output_tokens` read as prompt/completion tokens. */
 export function upstreamTranscriptionUsage(raw: unknown): UpstreamUsage | undefined {
@@ -28,13 +29,30 @@ export function upstreamTranscriptionUsage(raw: unknown): UpstreamUsage | undefi
   };
 }
 
-export function transcriptionUsage(raw: unknown, transcript: string, pricing: Pricing | undefined, report?: ClampReport): Usage {
+export function transcriptionUsage(
+  raw: unknown,
+  transcript: string,
+  pricing: Pricing | undefined,
+  report?: ClampReport,
+): Usage {
   const upstream = upstreamTranscriptionUsage(raw);
   const cost = upstream?.cost;
   const gatewayCost = typeof cost === "number" && cost >= 0 && cost <= MAX_STEP_COST_USD;
-  if (upstream && (upstream.prompt_tokens !== undefined || gatewayCost)) return normalizeUsage(upstream, pricing, report);
+  if (upstream && (upstream.prompt_tokens !== undefined || gatewayCost))
+    return normalizeUsage(upstream, pricing, report);
   if (cost !== undefined) report?.("cost", cost);
   // No tokens for the audio: the transcript's own tokens can be estimated, the audio's cannot.
-  const completionTokens = upstream?.completion_tokens !== undefined ? normalizeUsage(upstream, undefined, report).completionTokens : estimateTokens(transcript);
-  return { promptTokens: 0, completionTokens, totalTokens: completionTokens, cachedTokens: 0, reasoningTokens: 0, cost: null, costSource: "estimate" };
+  const completionTokens =
+    upstream?.completion_tokens !== undefined
+      ? normalizeUsage(upstream, undefined, report).completionTokens
+      : estimateTokens(transcript);
+  return {
+    promptTokens: 0,
+    completionTokens,
+    totalTokens: completionTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    cost: null,
+    costSource: "estimate",
+  };
 }

@@ -10,7 +10,12 @@ export type TrustItemKind = "gate" | "action" | "mcpServer";
 /** One entry that needs trust, with what the This project page shows of it. */
 export type TrustItem = { kind: TrustItemKind; id: string; summary: string; hash: string };
 
-export type TrustChange = { kind: TrustItemKind; id: string; change: "added" | "changed" | "removed"; summary?: string };
+export type TrustChange = {
+  kind: TrustItemKind;
+  id: string;
+  change: "added" | "changed" | "removed";
+  summary?: string;
+};
 
 /** What a stored trust remembers: the fingerprint and each entry's hash (to say what changed). */
 export type TrustRecord = { fingerprint: string; items: Record<string, string> };
@@ -39,13 +44,19 @@ function allowGates(layer: JsonObject): TrustItem[] {
   }
   return [...gates]
     .filter(([, gate]) => gate === "allow")
-    .map(([name]) => ({ kind: "gate" as const, id: name, summary: `${name}: allow`, hash: hash(["gate", name, "allow"]) }));
+    .map(([name]) => ({
+      kind: "gate" as const,
+      id: name,
+      summary: `${name}: allow`,
+      hash: hash(["gate", name, "allow"]),
+    }));
 }
 
 function describeRun(run: unknown): string {
   if (!isPlainObject(run)) return "runs nothing";
   if (typeof run.shell === "string") return `runs \`${run.shell}\``;
-  if (typeof run.tool === "string") return `calls ${run.tool}${run.arguments === undefined ? "" : ` with ${JSON.stringify(run.arguments)}`}`;
+  if (typeof run.tool === "string")
+    return `calls ${run.tool}${run.arguments === undefined ? "" : ` with ${JSON.stringify(run.arguments)}`}`;
   return "runs something Parley does not recognise";
 }
 
@@ -90,7 +101,10 @@ export function withItems(record: TrustRecord, items: TrustItem[]): TrustRecord 
 }
 
 function recordOf(entries: Record<string, string>): TrustRecord {
-  return { fingerprint: hash(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), items: entries };
+  return {
+    fingerprint: hash(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    items: entries,
+  };
 }
 
 /**
@@ -110,7 +124,8 @@ export function trustChanges(record: TrustRecord, items: TrustItem[]): TrustChan
     now.add(key);
     const before = record.items[key];
     if (before === undefined) changes.push({ kind: item.kind, id: item.id, change: "added", summary: item.summary });
-    else if (before !== item.hash) changes.push({ kind: item.kind, id: item.id, change: "changed", summary: item.summary });
+    else if (before !== item.hash)
+      changes.push({ kind: item.kind, id: item.id, change: "changed", summary: item.summary });
   }
   for (const key of Object.keys(record.items)) {
     if (now.has(key)) continue;

@@ -29,11 +29,17 @@ export function interpretChunk(chunk: unknown): ChunkPart[] {
   const parts: ChunkPart[] = [];
   // An error chunk: `{error:{message, code}}` (OpenRouter, LiteLLM), `{error:"…"}` (`transformers
   // serve`), or older vLLM's top-level `{object:"error", message, code}`.
-  if (isObject(chunk.error) || (typeof chunk.error === "string" && chunk.error) || chunk.object === "error") parts.push(errorPart(chunk));
+  if (isObject(chunk.error) || (typeof chunk.error === "string" && chunk.error) || chunk.object === "error")
+    parts.push(errorPart(chunk));
   const choice = Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
   const delta = choice && isObject(choice.delta) ? choice.delta : undefined;
   if (delta) {
-    const reasoning = typeof delta.reasoning === "string" ? delta.reasoning : typeof delta.reasoning_content === "string" ? delta.reasoning_content : "";
+    const reasoning =
+      typeof delta.reasoning === "string"
+        ? delta.reasoning
+        : typeof delta.reasoning_content === "string"
+          ? delta.reasoning_content
+          : "";
     if (reasoning) parts.push({ type: "reasoning", text: reasoning });
     if (typeof delta.content === "string" && delta.content) parts.push({ type: "text", text: delta.content });
     if (Array.isArray(delta.tool_calls)) {
@@ -56,7 +62,11 @@ export function interpretChunk(chunk: unknown): ChunkPart[] {
   if (choice && typeof choice.finish_reason === "string" && choice.finish_reason) {
     // An error chunk carries finish_reason "error" as well; the error part already says it.
     if (!(choice.finish_reason === "error" && parts.some((p) => p.type === "error"))) {
-      parts.push(choice.finish_reason === "error" ? { type: "error", code: "upstream_error", message: "the model stopped with an error" } : { type: "finish", reason: choice.finish_reason });
+      parts.push(
+        choice.finish_reason === "error"
+          ? { type: "error", code: "upstream_error", message: "the model stopped with an error" }
+          : { type: "finish", reason: choice.finish_reason },
+      );
     }
   }
   return parts;
@@ -67,6 +77,7 @@ function errorPart(chunk: Json): ChunkPart {
   const message = errorBodyMessage(chunk) ?? "the gateway reported an error";
   const status = errorStatus(error);
   // A named code (`invalid_api_key`) tells the UI more than a status would; a number is the status.
-  const code = typeof error.code === "string" && error.code && !/^\d+$/.test(error.code) ? error.code : "upstream_error";
+  const code =
+    typeof error.code === "string" && error.code && !/^\d+$/.test(error.code) ? error.code : "upstream_error";
   return { type: "error", code, message, ...(status !== undefined ? { status } : {}) };
 }

@@ -24,7 +24,9 @@ function detailText(detail: unknown): string | undefined {
     .map((item) => {
       if (typeof item === "string") return item;
       if (!isObject(item) || typeof item.msg !== "string") return undefined;
-      const where = Array.isArray(item.loc) ? item.loc.filter((p) => typeof p === "string" || typeof p === "number").join(".") : "";
+      const where = Array.isArray(item.loc)
+        ? item.loc.filter((p) => typeof p === "string" || typeof p === "number").join(".")
+        : "";
       return where ? `${where}: ${item.msg}` : item.msg;
     })
     .filter((p): p is string => typeof p === "string" && p.length > 0);
@@ -61,7 +63,14 @@ function plainText(text: string): string | undefined {
   if (!/<[a-z!/][^>]*>/i.test(text)) return clip(text);
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
   const body = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")).replace(/<[^>]*>/g, " ");
-  return clip(body.replace(/&nbsp;/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+  return clip(
+    body
+      .replace(/&nbsp;/g, " ")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&"),
+  );
 }
 
 /** The message of a failed HTTP answer: from its JSON, else its plain text, else a short fallback. */
@@ -111,7 +120,8 @@ const STATUS_BY_NAME: Record<string, number> = {
 };
 
 const asStatus = (value: unknown): number | undefined => {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{3}$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\d{3}$/.test(value) ? Number(value) : NaN;
   return Number.isInteger(n) && n >= 400 && n <= 599 ? n : undefined;
 };
 
@@ -154,7 +164,9 @@ export function missingVersionHint(baseUrl: string, path: string): string | unde
 export function withoutSecret(message: string, secrets: string | undefined | readonly string[]): string {
   let out = message;
   // Longest first, so a whole "Bearer sk-…" goes before the bare key inside it.
-  const list = (typeof secrets === "string" ? [secrets] : (secrets ?? [])).filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
+  const list = (typeof secrets === "string" ? [secrets] : (secrets ?? []))
+    .filter((s) => s.length >= 6)
+    .sort((a, b) => b.length - a.length);
   for (const secret of list) out = out.split(secret).join("[redacted]");
   return out;
 }

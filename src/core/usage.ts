@@ -24,11 +24,19 @@ function tokenCount(value: unknown, field: string, report?: ClampReport): number
   return Math.round(value);
 }
 
-export function estimateCost(tokens: Pick<Usage, "promptTokens" | "completionTokens" | "cachedTokens">, pricing: Pricing | undefined): number | null {
+export function estimateCost(
+  tokens: Pick<Usage, "promptTokens" | "completionTokens" | "cachedTokens">,
+  pricing: Pricing | undefined,
+): number | null {
   if (!pricing || pricing.prompt === undefined || pricing.completion === undefined) return null;
   const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
   const cachedPrice = pricing.input_cache_read ?? pricing.prompt;
-  return (tokens.promptTokens - cached) * pricing.prompt + cached * cachedPrice + tokens.completionTokens * pricing.completion + (pricing.request ?? 0);
+  return (
+    (tokens.promptTokens - cached) * pricing.prompt +
+    cached * cachedPrice +
+    tokens.completionTokens * pricing.completion +
+    (pricing.request ?? 0)
+  );
 }
 
 /** The gateway's usage in one shape; absurd figures (`1e308` tokens, a negative or huge cost) are clamped and reported. */
@@ -38,7 +46,10 @@ export function normalizeUsage(raw: UpstreamUsage, pricing: Pricing | undefined,
   const tokens = {
     promptTokens,
     completionTokens,
-    totalTokens: Math.min(tokenCount(raw.total_tokens, "total_tokens", report) || promptTokens + completionTokens, 2 * MAX_STEP_TOKENS),
+    totalTokens: Math.min(
+      tokenCount(raw.total_tokens, "total_tokens", report) || promptTokens + completionTokens,
+      2 * MAX_STEP_TOKENS,
+    ),
     cachedTokens: tokenCount(raw.prompt_tokens_details?.cached_tokens, "cached_tokens", report),
     reasoningTokens: tokenCount(raw.completion_tokens_details?.reasoning_tokens, "reasoning_tokens", report),
   };
@@ -63,22 +74,43 @@ export function estimateTokens(text: string): number {
 export function estimateUsage(promptText: string, completionText: string, pricing: Pricing | undefined): Usage {
   const promptTokens = estimateTokens(promptText);
   const completionTokens = estimateTokens(completionText);
-  const tokens = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0 };
+  const tokens = {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+  };
   return { ...tokens, cost: estimateCost(tokens, pricing), costSource: "estimate" };
 }
 
 /** The prices a turn is estimated with: the user's own (`models[].pricing`) before the catalog's. */
-export function effectivePricing(userPricing: Pricing | undefined, catalogPricing: Pricing | undefined): Pricing | undefined {
+export function effectivePricing(
+  userPricing: Pricing | undefined,
+  catalogPricing: Pricing | undefined,
+): Pricing | undefined {
   if (userPricing?.prompt !== undefined && userPricing.completion !== undefined) return userPricing;
   return catalogPricing;
 }
 
 export function emptyTotals(): UsageTotals {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: 0, unknownCostTurns: 0, turns: 0 };
+  return {
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    cost: 0,
+    unknownCostTurns: 0,
+    turns: 0,
+  };
 }
 
 /** Token counts and cost of two usages added up; the cost is unknown (null) if either is. */
-function addCounts(a: Pick<Usage, TokenField | "cost">, b: Pick<Usage, TokenField | "cost">): Pick<Usage, TokenField | "cost"> {
+function addCounts(
+  a: Pick<Usage, TokenField | "cost">,
+  b: Pick<Usage, TokenField | "cost">,
+): Pick<Usage, TokenField | "cost"> {
   return {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
@@ -92,10 +124,17 @@ function addCounts(a: Pick<Usage, TokenField | "cost">, b: Pick<Usage, TokenFiel
 type TokenField = "promptTokens" | "completionTokens" | "totalTokens" | "cachedTokens" | "reasoningTokens";
 
 export function addToTotals(totals: UsageTotals, usage: Usage): UsageTotals {
-  return { ...addCounts(totals, usage), unknownCostTurns: totals.unknownCostTurns + (usage.cost === null ? 1 : 0), turns: totals.turns + 1 };
+  return {
+    ...addCounts(totals, usage),
+    unknownCostTurns: totals.unknownCostTurns + (usage.cost === null ? 1 : 0),
+    turns: totals.turns + 1,
+  };
 }
 
 /** Two steps of one turn as one usage: tokens add up; the cost is unknown if either is. */
 export function sumUsage(a: Usage, b: Usage): Usage {
-  return { ...addCounts(a, b), costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate" };
+  return {
+    ...addCounts(a, b),
+    costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate",
+  };
 }

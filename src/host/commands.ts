@@ -26,11 +26,13 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
     void vscode.window.showInformationMessage("Parley: finish signing in in your browser.");
     const stop = s().events.subscribe((event) => {
       if (event.type !== "accounts.changed") return;
-      void s().accounts.list().then((accounts) => {
-        if (accounts.length <= before) return;
-        stop();
-        void vscode.window.showInformationMessage(`Parley: signed in as ${accounts.at(-1)!.label}…`);
-      });
+      void s()
+        .accounts.list()
+        .then((accounts) => {
+          if (accounts.length <= before) return;
+          stop();
+          void vscode.window.showInformationMessage(`Parley: signed in as ${accounts.at(-1)!.label}…`);
+        });
     });
     setTimeout(stop, 10 * 60 * 1000);
   });
@@ -46,14 +48,25 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
       { title: "Gateway accounts", placeHolder: "Choose an account" },
     );
     if (!picked) return;
-    const action = await vscode.window.showQuickPick(picked.account.active ? ["Sign out"] : ["Use this account", "Sign out"], { title: picked.label });
+    const action = await vscode.window.showQuickPick(
+      picked.account.active ? ["Sign out"] : ["Use this account", "Sign out"],
+      { title: picked.label },
+    );
     if (action === "Use this account") await s().accounts.activate(picked.account.id);
     if (action === "Sign out") await s().accounts.remove(picked.account.id);
-    if (action) void vscode.window.showInformationMessage(`Parley: ${action === "Sign out" ? "signed out of" : "now using"} ${picked.label}`);
+    if (action)
+      void vscode.window.showInformationMessage(
+        `Parley: ${action === "Sign out" ? "signed out of" : "now using"} ${picked.label}`,
+      );
   });
 
   register("parley.setApiKey", async () => {
-    const key = await vscode.window.showInputBox({ title: "Gateway API key", password: true, ignoreFocusOut: true, prompt: "Stored in VS Code's secret storage, never in a project folder" });
+    const key = await vscode.window.showInputBox({
+      title: "Gateway API key",
+      password: true,
+      ignoreFocusOut: true,
+      prompt: "Stored in VS Code's secret storage, never in a project folder",
+    });
     if (!key) return;
     await s().settings.patchApp({ providers: [{ id: "gateway", apiKey: key.trim(), authMode: "apiKey" }] });
     void vscode.window.showInformationMessage("Parley: the gateway API key is saved.");
@@ -78,7 +91,12 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      usable.map((p) => ({ label: p.title || p.id, description: p.scope === "project" ? "This project" : "App", detail: p.content.split("\n")[0], id: p.id })),
+      usable.map((p) => ({
+        label: p.title || p.id,
+        description: p.scope === "project" ? "This project" : "App",
+        detail: p.content.split("\n")[0],
+        id: p.id,
+      })),
       { title: "New chat with prompt" },
     );
     if (picked) await newChat(picked.id);
@@ -87,7 +105,9 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
   register("parley.managePrompts", () => view.reveal({ type: "navigate", hash: "#/settings/prompts" }));
 
   register("parley.openInBrowser", async () => {
-    await vscode.env.openExternal(vscode.Uri.parse(`${await host.externalUrl()}/?token=${encodeURIComponent(s().token)}`));
+    await vscode.env.openExternal(
+      vscode.Uri.parse(`${await host.externalUrl()}/?token=${encodeURIComponent(s().token)}`),
+    );
   });
 
   register("parley.copyServerUrl", async () => {

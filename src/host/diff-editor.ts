@@ -12,7 +12,9 @@ export function registerBeforeContent(context: vscode.ExtensionContext, services
     provideTextDocumentContent(uri) {
       const query = new URLSearchParams(uri.query);
       const relPath = uri.path.replace(/^\//, "");
-      const entry = services().checkpoints.forTurn(query.get("chat") ?? "", query.get("turn") ?? "").find((c) => c.path === relPath);
+      const entry = services()
+        .checkpoints.forTurn(query.get("chat") ?? "", query.get("turn") ?? "")
+        .find((c) => c.path === relPath);
       return entry?.before ? Buffer.from(entry.before).toString("utf8") : "";
     },
   };
@@ -24,10 +26,16 @@ export async function openTurnDiff(services: Runtime, chatId: string, turnId: st
   const project = services.projects.byId(chat.projectId);
   const entry = services.checkpoints.forTurn(chatId, turnId).find((c) => c.path === relPath);
   if (!entry) {
-    void vscode.window.showInformationMessage(`Parley: no change of ${relPath} is recorded for that turn (it may have been reverted).`);
+    void vscode.window.showInformationMessage(
+      `Parley: no change of ${relPath} is recorded for that turn (it may have been reverted).`,
+    );
     return;
   }
-  const before = vscode.Uri.from({ scheme: BEFORE_SCHEME, path: `/${relPath}`, query: new URLSearchParams({ chat: chatId, turn: turnId }).toString() });
+  const before = vscode.Uri.from({
+    scheme: BEFORE_SCHEME,
+    path: `/${relPath}`,
+    query: new URLSearchParams({ chat: chatId, turn: turnId }).toString(),
+  });
   const now = vscode.Uri.file(path.join(project.dir, relPath));
   await vscode.commands.executeCommand("vscode.diff", before, now, `${relPath} (before the turn ↔ now)`);
 }

@@ -78,9 +78,12 @@ export class ParleyHost implements vscode.Disposable {
    */
   private workspaceTrustGranted(): void {
     const { events, projects } = this.services;
-    this.output.appendLine("The workspace is trusted now: Restricted Mode no longer holds back the projects' own settings");
+    this.output.appendLine(
+      "The workspace is trusted now: Restricted Mode no longer holds back the projects' own settings",
+    );
     events.publish({ type: "settings.changed", data: { scope: "app" } });
-    for (const project of projects.list()) events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
+    for (const project of projects.list())
+      events.publish({ type: "settings.changed", data: { scope: "project", projectId: project.id } });
   }
 
   /** The server's address as the webview or a browser can reach it (remote setups forward it). */

@@ -58,7 +58,8 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
    * until its "hello" and starts there.
    */
   async reveal(target?: PanelTarget): Promise<void> {
-    const delivered = target !== undefined && this.listening && this.view?.visible === true && (await this.post(target));
+    const delivered =
+      target !== undefined && this.listening && this.view?.visible === true && (await this.post(target));
     if (target && !delivered) this.pendingTarget = target;
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
   }

@@ -34,7 +34,9 @@ export class VscodeSecretStore implements SecretStore {
 
   async list(prefix: string): Promise<string[]> {
     const names = await this.names();
-    const present = await Promise.all(names.map(async (name) => ((await this.storage.get(PREFIX + name)) === undefined ? undefined : name)));
+    const present = await Promise.all(
+      names.map(async (name) => ((await this.storage.get(PREFIX + name)) === undefined ? undefined : name)),
+    );
     return present.filter((name): name is string => name !== undefined && name.startsWith(prefix));
   }
 

@@ -15,7 +15,9 @@ export type WebviewPage = {
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** Entry script and styles from Vite's manifest (media/webview/.vite/manifest.json). */
-export function assetsFromManifest(manifest: Record<string, { file: string; css?: string[]; isEntry?: boolean }>): WebviewAssets {
+export function assetsFromManifest(
+  manifest: Record<string, { file: string; css?: string[]; isEntry?: boolean }>,
+): WebviewAssets {
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
   if (!entry) throw new Error("the webview build has no entry; run `npm run build`");
   return { script: entry.file, styles: entry.css ?? [] };

@@ -2,7 +2,15 @@
 // in-process and the CLI and the extension bind it the same way.
 import express, { type Express } from "express";
 import type { Runtime } from "./runtime";
-import { contentTypeGuard, hostGuard, isAuthenticated, originGuard, requireAuth, tokenLogin, type AccessDeps } from "./middleware/access";
+import {
+  contentTypeGuard,
+  hostGuard,
+  isAuthenticated,
+  originGuard,
+  requireAuth,
+  tokenLogin,
+  type AccessDeps,
+} from "./middleware/access";
 import { apiNotFound, errorHandler } from "./middleware/errors";
 import { bodyDepthGuard } from "./middleware/body-depth";
 import { healthRoutes } from "./routes/health";

@@ -20,11 +20,20 @@ import {
 } from "../shared/api-routes";
 import { parseWith } from "./middleware/validation";
 
-type Parsed<S, F extends "query" | "body"> = S extends { [P in F]: infer T extends z.ZodType } ? z.output<T> : undefined;
-type Params<K extends string> = PathParams<PathOf<K>> extends infer P ? (unknown extends P ? Record<string, never> : P) : never;
+type Parsed<S, F extends "query" | "body"> = S extends { [P in F]: infer T extends z.ZodType }
+  ? z.output<T>
+  : undefined;
+type Params<K extends string> =
+  PathParams<PathOf<K>> extends infer P ? (unknown extends P ? Record<string, never> : P) : never;
 
 /** What a handler gets: the path parameters, the parsed query and body (`undefined` where none is declared), and express's own. */
-export type RouteInput<K extends string, S> = { params: Params<K>; query: Parsed<S, "query">; body: Parsed<S, "body">; req: Request; res: Response };
+export type RouteInput<K extends string, S> = {
+  params: Params<K>;
+  query: Parsed<S, "query">;
+  body: Parsed<S, "body">;
+  req: Request;
+  res: Response;
+};
 
 export type RouteOptions = {
   /**
@@ -63,7 +72,13 @@ type Handler<K extends string, S, R> = (input: RouteInput<K, S>) => R | Promise<
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Registers on the key's method and path; runs `before`, then parses the declared query and body, then the handler. */
-function register<K extends string, S extends object>(router: Router, key: K, spec: S, options: RouteOptions, run: (input: RouteInput<K, S>) => Promise<void>): void {
+function register<K extends string, S extends object>(
+  router: Router,
+  key: K,
+  spec: S,
+  options: RouteOptions,
+  run: (input: RouteInput<K, S>) => Promise<void>,
+): void {
   const method = methodOf(key).toLowerCase() as Method;
   const schemas = spec as { query?: z.ZodType; body?: z.ZodType };
   router.route(pathOf(key))[method](async (req: Request, res: Response) => {
@@ -75,7 +90,12 @@ function register<K extends string, S extends object>(router: Router, key: K, sp
 }
 
 /** A JSON route of `apiRoutes`: `route(router, "GET /api/projects/:id/trust", async ({ params }) => …)`. */
-export function route<K extends ApiRouteKey>(router: Router, key: K, handler: Handler<K, ApiSpec<K>, ApiResult<K>>, options: RouteOptions = {}): void {
+export function route<K extends ApiRouteKey>(
+  router: Router,
+  key: K,
+  handler: Handler<K, ApiSpec<K>, ApiResult<K>>,
+  options: RouteOptions = {},
+): void {
   const spec = apiRoutes[key];
   register(router, key, spec, options, async (input) => {
     const result: unknown = await handler(input);
@@ -93,19 +113,31 @@ export function route<K extends ApiRouteKey>(router: Router, key: K, handler: Ha
 }
 
 /** An SSE route of `streamRoutes`: the handler opens the stream on `res` (or answers 204) itself. */
-export function streamRoute<K extends StreamRouteKey>(router: Router, key: K, handler: Handler<K, (typeof streamRoutes)[K], void>): void {
+export function streamRoute<K extends StreamRouteKey>(
+  router: Router,
+  key: K,
+  handler: Handler<K, (typeof streamRoutes)[K], void>,
+): void {
   register(router, key, streamRoutes[key], {}, async (input) => handler(input));
 }
 
 /** A multipart route of `uploadRoutes`: the handler reads the form from `req`; its result is sent as JSON. */
-export function uploadRoute<K extends UploadRouteKey>(router: Router, key: K, handler: Handler<K, object, z.output<(typeof uploadRoutes)[K]["response"]>>): void {
+export function uploadRoute<K extends UploadRouteKey>(
+  router: Router,
+  key: K,
+  handler: Handler<K, object, z.output<(typeof uploadRoutes)[K]["response"]>>,
+): void {
   register(router, key, {}, {}, async (input) => {
     input.res.json(await handler(input));
   });
 }
 
 /** An HTML page of `pageRoutes`, which the handler writes to `res`. */
-export function pageRoute<K extends PageRouteKey>(router: Router, key: K, handler: Handler<K, (typeof pageRoutes)[K], void>): void {
+export function pageRoute<K extends PageRouteKey>(
+  router: Router,
+  key: K,
+  handler: Handler<K, (typeof pageRoutes)[K], void>,
+): void {
   register(router, key, pageRoutes[key], {}, async (input) => handler(input));
 }
 

@@ -2,7 +2,16 @@
 // the same declarations the handlers are registered against and the UI client is typed by.
 import { z } from "zod";
 import { apiErrorBodySchema } from "../shared/api-error";
-import { apiRoutes, methodOf, noContent, pageRoutes, pathOf, streamRoutes, uploadRoutes, type RouteSpec } from "../shared/api-routes";
+import {
+  apiRoutes,
+  methodOf,
+  noContent,
+  pageRoutes,
+  pathOf,
+  streamRoutes,
+  uploadRoutes,
+  type RouteSpec,
+} from "../shared/api-routes";
 import { SESSION_COOKIE, isPublicApiRoute } from "./middleware/access";
 
 type Json = Record<string, unknown>;
@@ -35,7 +44,12 @@ function operationId(key: string): string {
 function rewriteRefs(value: unknown, refs: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, refs));
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === "$ref" && typeof inner === "string" ? (refs.get(inner) ?? inner) : rewriteRefs(inner, refs)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === "$ref" && typeof inner === "string" ? (refs.get(inner) ?? inner) : rewriteRefs(inner, refs),
+    ]),
+  );
 }
 
 class Builder {
@@ -46,15 +60,27 @@ class Builder {
    * (recursive schemas) move to `components.schemas`, under their owner's name so none collide.
    */
   convert(schema: z.ZodType, io: "input" | "output", owner: string): Json {
-    const { $schema: _dialect, $defs, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json & { $defs?: Record<string, Json> };
-    const refs = new Map(Object.keys($defs ?? {}).map((name) => [`#/$defs/${name}`, `#/components/schemas/${owner}.${name}`]));
-    for (const [name, definition] of Object.entries($defs ?? {})) this.schemas[`${owner}.${name}`] = rewriteRefs(definition, refs) as Json;
+    const {
+      $schema: _dialect,
+      $defs,
+      ...json
+    } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json & { $defs?: Record<string, Json> };
+    const refs = new Map(
+      Object.keys($defs ?? {}).map((name) => [`#/$defs/${name}`, `#/components/schemas/${owner}.${name}`]),
+    );
+    for (const [name, definition] of Object.entries($defs ?? {}))
+      this.schemas[`${owner}.${name}`] = rewriteRefs(definition, refs) as Json;
     return rewriteRefs(json, refs) as Json;
   }
 
   /** Path parameters from the pattern, query parameters from the query schema's properties. */
   parameters(key: string, query: z.ZodType | undefined, owner: string): Json[] {
-    const path = [...pathOf(key).matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+    const path = [...pathOf(key).matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
     if (!query) return path;
     const json = this.convert(query, "input", `${owner}.query`);
     // A union of query shapes (GET /api/prompts): every property any of them takes, required where all require it.
@@ -77,7 +103,12 @@ class Builder {
     const operation: Operation = {
       operationId: id,
       parameters: this.parameters(key, spec.query, id),
-      responses: { default: { description: "An error, in the contract's shape", content: { "application/json": { schema: ERROR_REF } } } },
+      responses: {
+        default: {
+          description: "An error, in the contract's shape",
+          content: { "application/json": { schema: ERROR_REF } },
+        },
+      },
     };
     if (spec.body) {
       operation.requestBody = {
@@ -102,7 +133,9 @@ export function openApiDocument(version: string): OpenApiDocument {
     if (spec.response === noContent) {
       operation.responses["204"] = { description: "Done; no content" };
     } else {
-      const content = { "application/json": { schema: builder.convert(spec.response, "output", `${operation.operationId}.response`) } };
+      const content = {
+        "application/json": { schema: builder.convert(spec.response, "output", `${operation.operationId}.response`) },
+      };
       operation.responses["200"] = { description: "The answer", content };
       if (spec.created) operation.responses["201"] = { description: "Created", content };
     }
@@ -112,17 +145,39 @@ export function openApiDocument(version: string): OpenApiDocument {
   for (const [key, spec] of Object.entries(uploadRoutes)) {
     const operation = builder.operation(key, {});
     const files = new Set<string>(spec.files);
-    const properties = Object.fromEntries(spec.fields.map((name) => [name, files.has(name) ? { type: "string", contentMediaType: "application/octet-stream" } : { type: "string" }]));
-    operation.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties, required: [...files] } } } };
-    operation.responses["200"] = { description: "The answer", content: { "application/json": { schema: builder.convert(spec.response, "output", `${operation.operationId}.response`) } } };
+    const properties = Object.fromEntries(
+      spec.fields.map((name) => [
+        name,
+        files.has(name) ? { type: "string", contentMediaType: "application/octet-stream" } : { type: "string" },
+      ]),
+    );
+    operation.requestBody = {
+      required: true,
+      content: { "multipart/form-data": { schema: { type: "object", properties, required: [...files] } } },
+    };
+    operation.responses["200"] = {
+      description: "The answer",
+      content: {
+        "application/json": { schema: builder.convert(spec.response, "output", `${operation.operationId}.response`) },
+      },
+    };
     add(key, operation);
   }
 
   for (const [key, spec] of Object.entries(streamRoutes) as [string, StreamSpec][]) {
     const operation = builder.operation(key, spec);
-    const events = Object.fromEntries(Object.entries(spec.events).map(([name, schema]) => [name, builder.convert(schema, "output", `${operation.operationId}.${name}`)]));
+    const events = Object.fromEntries(
+      Object.entries(spec.events).map(([name, schema]) => [
+        name,
+        builder.convert(schema, "output", `${operation.operationId}.${name}`),
+      ]),
+    );
     // OpenAPI 3.1 has no way to type each event of a stream: `x-events` gives each event's `data` by its name.
-    operation.responses["200"] = { description: "Server-sent events", content: { "text/event-stream": { schema: { type: "string" } } }, "x-events": events };
+    operation.responses["200"] = {
+      description: "Server-sent events",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+      "x-events": events,
+    };
     add(key, operation);
   }
 
@@ -144,7 +199,12 @@ export function openApiDocument(version: string): OpenApiDocument {
       schemas: builder.schemas,
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "The per-start access token" },
-        session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "A browser session (token link, password or passkey)" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: SESSION_COOKIE,
+          description: "A browser session (token link, password or passkey)",
+        },
       },
     },
   };

@@ -138,7 +138,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const chats = new ChatsRepo(db);
   const messages = new MessagesRepo(db);
   const interrupted = messages.markInterrupted();
-  if (interrupted > 0) options.log.warn(`${interrupted} answer(s) were cut off by the last shutdown and are marked interrupted`);
+  if (interrupted > 0)
+    options.log.warn(`${interrupted} answer(s) were cut off by the last shutdown and are marked interrupted`);
   const recentModels = new RecentModelsRepo(db);
   const usageLedger = new UsageLedger(db);
   const kv = new AppKvRepo(db);
@@ -156,7 +157,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const toolCache = new McpToolCacheRepo(db);
   const toolCatalog = new ToolCatalog(toolCache);
   const sessions = new SessionsRepo(db);
-  const access = new AccessService(kv, sessions, new PasskeysRepo(db), () => settings.appLayer().access?.sessionIdleDays ?? DEFAULT_SESSION_IDLE_DAYS);
+  const access = new AccessService(
+    kv,
+    sessions,
+    new PasskeysRepo(db),
+    () => settings.appLayer().access?.sessionIdleDays ?? DEFAULT_SESSION_IDLE_DAYS,
+  );
   const mcp = new McpManager({
     cache: toolCache,
     credentials,
@@ -167,12 +173,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   // "A changed config restarts the server": re-check the projects whose servers were needed.
   events.subscribe((event) => {
-    if (event.type !== "settings.changed" && !(event.type === "projects.changed" && mcp.projects.has(event.data.projectId))) return;
+    if (
+      event.type !== "settings.changed" &&
+      !(event.type === "projects.changed" && mcp.projects.has(event.data.projectId))
+    )
+      return;
     const ids = event.type === "settings.changed" && event.data.projectId ? [event.data.projectId] : [...mcp.projects];
     for (const id of ids) {
       if (!mcp.projects.has(id)) continue;
       const row = projects.byIdOrUndefined(id);
-      if (row) void settings.snapshot(row).then((snapshot) => mcp.ensure(snapshot)).catch(() => {});
+      if (row)
+        void settings
+          .snapshot(row)
+          .then((snapshot) => mcp.ensure(snapshot))
+          .catch(() => {});
     }
   });
   const prompts = new PromptService({
@@ -185,11 +199,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const scanner = new ProjectScanner();
   const mentionEngine = new MentionEngine((message) => options.log.warn(message));
-  const chatService = new ChatService(chats, messages, events, { snapshot: (project) => settings.snapshot(project), find: (snapshot, id) => prompts.resolve(snapshot, id) });
+  const chatService = new ChatService(chats, messages, events, {
+    snapshot: (project) => settings.snapshot(project),
+    find: (snapshot, id) => prompts.resolve(snapshot, id),
+  });
   const activeTurns = new ActiveTurns();
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);
-  const tools = new ToolEnvironment({ settings, connections, catalog, interactions, checkpoints, mcp, log: options.log, retryBaseMs: options.retryBaseMs });
+  const tools = new ToolEnvironment({
+    settings,
+    connections,
+    catalog,
+    interactions,
+    checkpoints,
+    mcp,
+    log: options.log,
+    retryBaseMs: options.retryBaseMs,
+  });
   const subagents = new Subagents(tools, prompts, messages);
   const chatTurns = new ChatTurns({
     chats,
@@ -234,7 +260,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     toolCatalog,
     scanner,
     mentionEngine,
-    mentions: new Mentions({ engine: mentionEngine, mcpTools: (snapshot) => mcp.toolsFor(snapshot), chats, recentModels }),
+    mentions: new Mentions({
+      engine: mentionEngine,
+      mcpTools: (snapshot) => mcp.toolsFor(snapshot),
+      chats,
+      recentModels,
+    }),
     interactions,
     checkpoints,
     mcp,
@@ -242,11 +273,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     tools,
     subagents,
     directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents }),
-    gatewayOAuth: new GatewayOAuth({ accounts, settings, authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL, log: options.log }),
+    gatewayOAuth: new GatewayOAuth({
+      accounts,
+      settings,
+      authUrl: options.gatewayAuthUrl ?? DEFAULT_GATEWAY_AUTH_URL,
+      log: options.log,
+    }),
     prepare: async () => {
       // Temporaries that writes killed midway (kill -9, a crash) left in projects and in the home.
       const { removed } = tempJournal.sweep();
-      if (removed.length > 0) options.log.warn(`removed ${removed.length} temporary file(s) an interrupted write left behind`);
+      if (removed.length > 0)
+        options.log.warn(`removed ${removed.length} temporary file(s) an interrupted write left behind`);
       // Credentials stored before they were bound to origins: bind them to the origins in force now.
       try {
         await settings.bindLegacyCredentials();

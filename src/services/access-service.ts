@@ -62,8 +62,10 @@ export class AccessService {
   // ---- password
 
   async setPassword(current: string | undefined, next: string): Promise<void> {
-    if (next.length < MIN_PASSWORD_LENGTH) throw invalid(`the password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-    if (this.passwordSet() && !(await this.checkPassword(current ?? ""))) throw new AppError("forbidden", "the current password is not right");
+    if (next.length < MIN_PASSWORD_LENGTH)
+      throw invalid(`the password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+    if (this.passwordSet() && !(await this.checkPassword(current ?? "")))
+      throw new AppError("forbidden", "the current password is not right");
     this.kv.set(PASSWORD_KEY, JSON.stringify(await hashPassword(next)));
     // A new password ends every session it might have let in.
     this.sessions.revokeAll();
@@ -111,7 +113,13 @@ export class AccessService {
 
   listSessions(currentCookie: string | undefined): SessionView[] {
     const current = currentCookie ? hashSessionId(currentCookie) : undefined;
-    return this.sessions.list().map((row) => ({ id: row.idHash, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, userAgent: row.userAgent, current: row.idHash === current }));
+    return this.sessions.list().map((row) => ({
+      id: row.idHash,
+      createdAt: row.createdAt,
+      lastSeenAt: row.lastSeenAt,
+      userAgent: row.userAgent,
+      current: row.idHash === current,
+    }));
   }
 
   revokeSession(id: string): void {
@@ -156,19 +164,37 @@ export class AccessService {
     return options;
   }
 
-  async verifyRegistration(owner: string, rp: RelyingParty, name: string, response: RegistrationResponseJSON): Promise<PasskeyView> {
+  async verifyRegistration(
+    owner: string,
+    rp: RelyingParty,
+    name: string,
+    response: RegistrationResponseJSON,
+  ): Promise<PasskeyView> {
     const challenge = this.take(`register:${owner}`, owner, rp);
     const { verifyRegistrationResponse } = await loadWebAuthn();
     let verified;
     try {
-      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId, requireUserVerification: true });
+      verified = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpId,
+        requireUserVerification: true,
+      });
     } catch (error) {
       throw invalid(`the passkey could not be verified: ${(error as Error).message}`);
     }
     if (!verified.verified) throw invalid("the passkey could not be verified");
     const { credential } = verified.registrationInfo;
     if (this.passkeys.byId(credential.id)) throw conflict("this passkey is registered already");
-    this.passkeys.add({ id: credential.id, name, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [], rpId: rp.rpId });
+    this.passkeys.add({
+      id: credential.id,
+      name,
+      publicKey: Buffer.from(credential.publicKey),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      rpId: rp.rpId,
+    });
     return this.listPasskeys().find((p) => p.id === credential.id)!;
   }
 
@@ -178,12 +204,21 @@ export class AccessService {
     const keys = this.passkeys.list().filter((p) => p.rpId === rp.rpId);
     if (keys.length === 0) throw invalid(`no passkey is registered for ${rp.rpId}`);
     const { generateAuthenticationOptions } = await loadWebAuthn();
-    const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required", allowCredentials: keys.map((p) => ({ id: p.id, transports: p.transports as never })) });
+    const options = await generateAuthenticationOptions({
+      rpID: rp.rpId,
+      userVerification: "required",
+      allowCredentials: keys.map((p) => ({ id: p.id, transports: p.transports as never })),
+    });
     this.remember(`login:${attempt}`, options.challenge, rp.rpId, attempt);
     return options;
   }
 
-  async verifyAuthentication(client: string, attempt: string, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<void> {
+  async verifyAuthentication(
+    client: string,
+    attempt: string,
+    rp: RelyingParty,
+    response: AuthenticationResponseJSON,
+  ): Promise<void> {
     this.throttle.ensureOpen(client);
     const challenge = this.take(`login:${attempt}`, attempt, rp);
     // Counted before the signature is checked, as a password guess is before its hash.
@@ -198,7 +233,12 @@ export class AccessService {
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpId,
-        credential: { id: key.id, publicKey: new Uint8Array(key.publicKey), counter: key.counter, transports: key.transports as never },
+        credential: {
+          id: key.id,
+          publicKey: new Uint8Array(key.publicKey),
+          counter: key.counter,
+          transports: key.transports as never,
+        },
         requireUserVerification: true,
       });
     } catch {

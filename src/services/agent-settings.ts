@@ -6,8 +6,15 @@ import type { ProjectRow } from "../store/projects-repo";
 import type { PromptService } from "./prompt-service";
 import type { SettingsService } from "./settings-service";
 
-export async function setAgentPrompt(settings: SettingsService, prompts: PromptService, project: ProjectRow, agentName: string, promptId: string | null): Promise<void> {
-  if (promptId !== null && !prompts.find(await settings.snapshot(project), promptId)) throw notFound(`no prompt "${promptId}" in this project or the app`);
+export async function setAgentPrompt(
+  settings: SettingsService,
+  prompts: PromptService,
+  project: ProjectRow,
+  agentName: string,
+  promptId: string | null,
+): Promise<void> {
+  if (promptId !== null && !prompts.find(await settings.snapshot(project), promptId))
+    throw notFound(`no prompt "${promptId}" in this project or the app`);
   await settings.updateProjectRaw(project, (raw) => {
     const agents = Array.isArray(raw.agents) ? raw.agents : [];
     const at = agents.findIndex((entry) => isPlainObject(entry) && entry.name === agentName);

@@ -27,7 +27,9 @@ function lower(thread: number): void {
 
 function threads(): { id: number; name: string }[] {
   try {
-    return fs.readdirSync("/proc/self/task").map((id) => ({ id: Number(id), name: fs.readFileSync(`/proc/self/task/${id}/comm`, "utf8").trim() }));
+    return fs
+      .readdirSync("/proc/self/task")
+      .map((id) => ({ id: Number(id), name: fs.readFileSync(`/proc/self/task/${id}/comm`, "utf8").trim() }));
   } catch {
     return []; // Not Linux.
   }

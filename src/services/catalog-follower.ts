@@ -38,14 +38,19 @@ export function followGatewayBaseUrl(deps: CatalogFollowerDeps): { stop: () => v
     if (atStart || next === undefined) return;
     deps.log.info("gateway base URL changed: reloading the model lists");
     const connection = await deps.connection(settings);
-    const results = await Promise.allSettled([deps.catalog.refresh("text", connection), deps.catalog.refresh("transcription", connection)]);
+    const results = await Promise.allSettled([
+      deps.catalog.refresh("text", connection),
+      deps.catalog.refresh("transcription", connection),
+    ]);
     for (const result of results) {
       if (result.status === "rejected") deps.log.warn(`model catalog: ${(result.reason as Error).message}`);
     }
   };
   // One check at a time, in order, so two quick saves end on the last URL.
   const queue = (atStart: boolean) => {
-    checks = checks.then(() => check(atStart)).catch((error) => deps.log.warn(`model catalog: ${(error as Error).message}`));
+    checks = checks
+      .then(() => check(atStart))
+      .catch((error) => deps.log.warn(`model catalog: ${(error as Error).message}`));
   };
 
   queue(true);

@@ -38,12 +38,22 @@ export class ChatService {
    * one it takes the default prompt style's profile; `promptId: null` asks for no prompt.
    */
   async create(project: ProjectRow, body: CreateChatBody): Promise<Chat> {
-    const prompt = body.promptId === undefined || body.promptId === null ? undefined : await this.requirePrompt(project, body.promptId);
+    const prompt =
+      body.promptId === undefined || body.promptId === null
+        ? undefined
+        : await this.requirePrompt(project, body.promptId);
     // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
     const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
     const modelId = body.modelId ?? (await this.defaultModel(project));
     const promptId = body.promptId === undefined ? await this.defaultStyle(project, body.agent) : body.promptId;
-    const chat = this.chats.create({ ...body, promptId, ...(modelId ? { modelId } : {}), projectId: project.id, title: body.title ?? DEFAULT_CHAT_TITLE, cardPromptId });
+    const chat = this.chats.create({
+      ...body,
+      promptId,
+      ...(modelId ? { modelId } : {}),
+      projectId: project.id,
+      title: body.title ?? DEFAULT_CHAT_TITLE,
+      cardPromptId,
+    });
     this.changed(chat);
     return chat;
   }
@@ -90,7 +100,9 @@ export class ChatService {
     if (recent) return recent;
     const snapshot = await this.prompts.snapshot(project);
     const own = snapshot.layer.value.models;
-    const first = Array.isArray(own) ? own.find((m): m is { id: string } => typeof (m as { id?: unknown })?.id === "string") : undefined;
+    const first = Array.isArray(own)
+      ? own.find((m): m is { id: string } => typeof (m as { id?: unknown })?.id === "string")
+      : undefined;
     return first?.id ?? snapshot.settings.defaultModel;
   }
 

@@ -86,8 +86,18 @@ type TurnIds = { turnId: string; assistantId: string };
 function userTurnRows(prepared: PreparedTurn): NewMessage[] {
   const { files } = prepared;
   return [
-    ...files.map((file): NewMessage => ({ role: "user", content: fileMessageText(file), status: "complete", meta: { kind: "file", path: file.path } })),
-    { role: "user", content: prepared.content, status: "complete", meta: files.length > 0 ? { referencedPaths: files.map((f) => f.path) } : null },
+    ...files.map((file): NewMessage => ({
+      role: "user",
+      content: fileMessageText(file),
+      status: "complete",
+      meta: { kind: "file", path: file.path },
+    })),
+    {
+      role: "user",
+      content: prepared.content,
+      status: "complete",
+      meta: files.length > 0 ? { referencedPaths: files.map((f) => f.path) } : null,
+    },
   ];
 }
 
@@ -111,7 +121,17 @@ export class ChatTurns {
       this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
     // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
-    return { chat, project, snapshot, root: realpathSync.native(project.dir), settings, resolved, files, context, content: body.content };
+    return {
+      chat,
+      project,
+      snapshot,
+      root: realpathSync.native(project.dir),
+      settings,
+      resolved,
+      files,
+      context,
+      content: body.content,
+    };
   }
 
   /**
@@ -131,7 +151,10 @@ export class ChatTurns {
     const userRows = userTurnRows(prepared);
     // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
     // the turn is registered: a failure here must not leave the chat "already answering".
-    const messages = [...prepared.context.systemMessages, ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows])];
+    const messages = [
+      ...prepared.context.systemMessages,
+      ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows]),
+    ];
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
     let stored = false;
     const storeTurn = () => {
@@ -142,7 +165,12 @@ export class ChatTurns {
     };
     broadcast.emit({
       event: "turn.start",
-      data: { turnId: turn.turnId, messageId: turn.assistantId, model: prepared.resolved.modelId, ...(prepared.context.receipt ? { context: prepared.context.receipt } : {}) },
+      data: {
+        turnId: turn.turnId,
+        messageId: turn.assistantId,
+        model: prepared.resolved.modelId,
+        ...(prepared.context.receipt ? { context: prepared.context.receipt } : {}),
+      },
     });
     const running = this.run(prepared, turn, messages, broadcast, controller.signal, storeTurn);
     setImmediate(() => {
@@ -151,7 +179,10 @@ export class ChatTurns {
       } catch (error) {
         // Nothing of the turn was kept: it is called back, and the user is told.
         this.deps.log.error(`cannot store a chat turn: ${(error as Error).message}`);
-        broadcast.emit({ event: "error", data: { code: "internal", message: "Parley could not save this message; send it again", retryable: true } });
+        broadcast.emit({
+          event: "error",
+          data: { code: "internal", message: "Parley could not save this message; send it again", retryable: true },
+        });
         controller.abort();
       }
     });
@@ -160,7 +191,10 @@ export class ChatTurns {
       .catch((error) => {
         this.deps.log.error(`turn failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
         if (!broadcast.done) {
-          broadcast.emit({ event: "error", data: { code: "internal", message: "Parley hit an unexpected error", retryable: true } });
+          broadcast.emit({
+            event: "error",
+            data: { code: "internal", message: "Parley hit an unexpected error", retryable: true },
+          });
           broadcast.emit({ event: "turn.end", data: { turnId: turn.turnId, finishReason: "error" } });
         }
       })
@@ -179,11 +213,22 @@ export class ChatTurns {
     const title = this.deps.chatService.titleFor(chat, prepared.content);
     this.deps.chats.update(chat.id, { modelId: resolved.modelId, ...(title ? { title } : {}) });
     this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
-    this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId }, assistantId);
+    this.deps.messages.append(
+      chat.id,
+      { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId },
+      assistantId,
+    );
   }
 
   /** Streams the turn's steps; `start` has emitted `turn.start`. */
-  private async run(prepared: PreparedTurn, turn: TurnIds, messages: UpstreamMessage[], broadcast: TurnBroadcast, signal: AbortSignal, storeTurn: () => void): Promise<void> {
+  private async run(
+    prepared: PreparedTurn,
+    turn: TurnIds,
+    messages: UpstreamMessage[],
+    broadcast: TurnBroadcast,
+    signal: AbortSignal,
+    storeTurn: () => void,
+  ): Promise<void> {
     const { chat, settings, resolved, context } = prepared;
     const { turnId } = turn;
     const emit = (event: StreamEvent) => broadcast.emit(event);
@@ -196,7 +241,12 @@ export class ChatTurns {
       resolved,
       messages,
       // `subagent` is offered when the project defines agents to hand work to.
-      tools: offeredTools(context.tools ?? [], prepared.snapshot.gates, context.mcpTools, prepared.snapshot.agents.agents.length > 0),
+      tools: offeredTools(
+        context.tools ?? [],
+        prepared.snapshot.gates,
+        context.mcpTools,
+        prepared.snapshot.agents.agents.length > 0,
+      ),
       requestExtras: context.requestExtras,
       settings,
       retryBaseMs: this.deps.retryBaseMs ?? 500,
@@ -211,14 +261,29 @@ export class ChatTurns {
         emit,
         tools: context.tools ?? [],
         runSubagent: (args, callId, callSignal) =>
-          this.deps.subagents.run({ snapshot: prepared.snapshot, chat, root: prepared.root, agent: args.agent, task: args.task, callId, turnId, signal: callSignal, emit }),
+          this.deps.subagents.run({
+            snapshot: prepared.snapshot,
+            chat,
+            root: prepared.root,
+            agent: args.agent,
+            task: args.task,
+            callId,
+            turnId,
+            signal: callSignal,
+            emit,
+          }),
       }),
       callIdPrefix: `call_${turnId}`,
       hooks: {
         beforeStep: (step) => {
           if (step === 0) return;
           storeTurn();
-          stepMessageId = this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId }).id;
+          stepMessageId = this.deps.messages.append(chat.id, {
+            role: "assistant",
+            content: "",
+            status: "streaming",
+            modelId: resolved.modelId,
+          }).id;
           stepOpen = true;
         },
         // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
@@ -246,16 +311,29 @@ export class ChatTurns {
             role: "tool",
             content,
             status: "complete",
-            meta: { turnId, callId: call.id, name: call.name, ok: outcome.ok, arguments: outcome.arguments, ...(outcome.diff ? { diff: outcome.diff } : {}) },
+            meta: {
+              turnId,
+              callId: call.id,
+              name: call.name,
+              ok: outcome.ok,
+              arguments: outcome.arguments,
+              ...(outcome.diff ? { diff: outcome.diff } : {}),
+            },
           });
         },
         stopped: (stop, total) => {
-          const error = { content: "", status: "error" as const, usage: total ?? null, meta: { turnId, finishReason: "error", error: { message: stop.message, retryable: false } } };
+          const error = {
+            content: "",
+            status: "error" as const,
+            usage: total ?? null,
+            meta: { turnId, finishReason: "error", error: { message: stop.message, retryable: false } },
+          };
           storeTurn();
           if (stepOpen) this.deps.messages.update(stepMessageId, error);
           else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
         },
-        usageOf: (outcome, sent) => this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
+        usageOf: (outcome, sent) =>
+          this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
       },
     });
     emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });

@@ -41,7 +41,8 @@ export function originMismatchError({ providerId, requestOrigin, savedOrigins }:
   );
 }
 
-const noKey = (providerId: string) => invalid(`no key for provider "${providerId}": paste an API key or sign in under Settings, Providers`);
+const noKey = (providerId: string) =>
+  invalid(`no key for provider "${providerId}": paste an API key or sign in under Settings, Providers`);
 
 export class ConnectionResolver {
   constructor(
@@ -88,7 +89,9 @@ export class ConnectionResolver {
     }
     // Without a key for this origin the call goes out without one (the model list is public).
     const key = result && "key" in result ? result.key : undefined;
-    const connection = await this.connection(settings, provider, key ?? "", [{ kind: "providers", id: providerId, headers: provider.headers }]);
+    const connection = await this.connection(settings, provider, key ?? "", [
+      { kind: "providers", id: providerId, headers: provider.headers },
+    ]);
     // No key: no empty Bearer, but an Authorization the provider's own headers set stays.
     if (!key && connection.headers.authorization === "Bearer ") delete connection.headers.authorization;
     return connection;
@@ -106,7 +109,9 @@ export class ConnectionResolver {
       const credential = await this.oauth?.activeCredential(providerId);
       if (!credential) return undefined;
       if (credential.origin === origin) return { key: credential.key };
-      return { mismatch: { providerId, requestOrigin: origin, savedOrigins: [credential.origin ?? "an unknown origin"] } };
+      return {
+        mismatch: { providerId, requestOrigin: origin, savedOrigins: [credential.origin ?? "an unknown origin"] },
+      };
     }
     const stored = await this.storedKey(apiKeySlot("providers", providerId), origin, providerId);
     if (stored) return stored;
@@ -117,7 +122,9 @@ export class ConnectionResolver {
   private async storedKey(slot: string, origin: string, providerId: string): Promise<KeyResult> {
     const { value, otherOrigins } = await this.credentials.lookup(slot, origin);
     if (value !== undefined) return { key: value };
-    return otherOrigins.length > 0 ? { mismatch: { providerId, requestOrigin: origin, savedOrigins: otherOrigins } } : undefined;
+    return otherOrigins.length > 0
+      ? { mismatch: { providerId, requestOrigin: origin, savedOrigins: otherOrigins } }
+      : undefined;
   }
 
   /** Attribution and override headers; a `"<secret>"` header takes its stored value for this origin. */
@@ -129,7 +136,9 @@ export class ConnectionResolver {
   ): Promise<GatewayConnection> {
     const baseUrl = provider.baseUrl as string;
     const origin = originOf(baseUrl)!;
-    const [providerHeaders, modelHeaders] = await Promise.all(sources.map((source) => this.headers(source, origin, String(provider.id))));
+    const [providerHeaders, modelHeaders] = await Promise.all(
+      sources.map((source) => this.headers(source, origin, String(provider.id))),
+    );
     return {
       baseUrl,
       headers: upstreamHeaders({
@@ -141,7 +150,11 @@ export class ConnectionResolver {
     };
   }
 
-  private async headers(source: { kind: string; id: string; headers: unknown }, origin: string, providerId: string): Promise<Record<string, string> | undefined> {
+  private async headers(
+    source: { kind: string; id: string; headers: unknown },
+    origin: string,
+    providerId: string,
+  ): Promise<Record<string, string> | undefined> {
     const headers = stringRecord(source.headers);
     if (!headers) return undefined;
     const out: Record<string, string> = {};

@@ -45,7 +45,10 @@ export class Credentials {
   }
 
   /** The first change that stores a value but whose entry resolves to no origin (no usable base URL). */
-  static unbound(changes: SecretChange[], originFor: (kind: string, id: string) => string | undefined): SecretChange | undefined {
+  static unbound(
+    changes: SecretChange[],
+    originFor: (kind: string, id: string) => string | undefined,
+  ): SecretChange | undefined {
     return changes.find((change) => change.value !== null && !originFor(change.kind, change.id));
   }
 

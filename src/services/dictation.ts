@@ -32,18 +32,25 @@ export class Dictation {
     const entries = modelEntries(settings);
     // A model the user marked needs no list: self-hosted servers' lists rarely say what a model does.
     const marked = entries.some((e) => e.id === model && e.kind === "transcription");
-    const [transcription, text] = marked ? [[], []] : await Promise.all([this.catalog.list("transcription", connection), this.catalog.list("text", connection)]);
+    const [transcription, text] = marked
+      ? [[], []]
+      : await Promise.all([this.catalog.list("transcription", connection), this.catalog.list("text", connection)]);
     const route = transcriptionRoute(model, { transcription, text }, entries);
     if (!route) {
       throw invalid(
         `"${model}" is neither a transcription model nor a chat model that takes audio; if it is a speech-to-text model, mark it as one under Settings, Providers`,
       );
     }
-    const heard = route === "transcriptions" ? await transcribeMultipart(connection, model, audio) : await transcribeWithChat(connection, model, audio);
+    const heard =
+      route === "transcriptions"
+        ? await transcribeMultipart(connection, model, audio)
+        : await transcribeWithChat(connection, model, audio);
     const catalogPricing = this.catalog.find(model, connection.baseUrl)?.pricing as Pricing | undefined;
     const pricing = effectivePricing(userPricing(entries, model), catalogPricing);
     const usage = transcriptionUsage(heard.usage, heard.text, pricing, (field, value) =>
-      this.log.warn(`the gateway reported an out-of-range ${field} for a transcription (${String(value).slice(0, 40)}); clamped`),
+      this.log.warn(
+        `the gateway reported an out-of-range ${field} for a transcription (${String(value).slice(0, 40)}); clamped`,
+      ),
     );
     this.ledger.recordTranscription(model, route, usage);
     return { text: heard.text, model, route, usage };

@@ -39,14 +39,28 @@ export class DirectRuns {
   constructor(private readonly deps: DirectRunsDeps) {}
 
   /** `POST /api/tools/dispatch`: `shell` or an MCP tool, gated like a model's call. */
-  async dispatch(snapshot: ProjectSnapshot, chat: Chat, tool: string, args: Record<string, unknown>, callId?: string): Promise<{ callId: string; ok: boolean; output: unknown }> {
-    if (!isDispatchable(tool)) throw invalid(`"${tool}" cannot be dispatched directly (only shell and MCP tools); send the text to the model instead`);
-    if (toolGate(tool, snapshot.gates) === "off") throw new AppError("forbidden", `the tool "${tool}" is off in this project`);
+  async dispatch(
+    snapshot: ProjectSnapshot,
+    chat: Chat,
+    tool: string,
+    args: Record<string, unknown>,
+    callId?: string,
+  ): Promise<{ callId: string; ok: boolean; output: unknown }> {
+    if (!isDispatchable(tool))
+      throw invalid(
+        `"${tool}" cannot be dispatched directly (only shell and MCP tools); send the text to the model instead`,
+      );
+    if (toolGate(tool, snapshot.gates) === "off")
+      throw new AppError("forbidden", `the tool "${tool}" is off in this project`);
     if (tool.startsWith("mcp__")) {
       // validate() answers undefined when the arguments fit: only a missing manager is "no such tool".
       const mcp = this.deps.tools.deps.mcp;
       const problems = mcp ? mcp.validate(snapshot, tool, args) : [`no MCP tool "${tool}" in this project`];
-      if (problems) throw invalid(`the arguments do not fit ${tool}'s schema`, problems.map((message) => ({ message })));
+      if (problems)
+        throw invalid(
+          `the arguments do not fit ${tool}'s schema`,
+          problems.map((message) => ({ message })),
+        );
     }
     const id = callId ?? newId("call");
     return this.inTurn(snapshot, chat, async (turn) => {
@@ -56,35 +70,71 @@ export class DirectRuns {
   }
 
   /** `POST /api/tools/subagent`: the agent's loop as a `subagent` card pair, then its text as an answer. */
-  async subagent(snapshot: ProjectSnapshot, chat: Chat, agent: string, task: string): Promise<{ callId: string; agent: string; model: string; output: string }> {
+  async subagent(
+    snapshot: ProjectSnapshot,
+    chat: Chat,
+    agent: string,
+    task: string,
+  ): Promise<{ callId: string; agent: string; model: string; output: string }> {
     this.deps.subagents.requireAgent(snapshot, agent);
-    if (toolGate("subagent", snapshot.gates) === "off") throw new AppError("forbidden", "subagents are off in this project");
+    if (toolGate("subagent", snapshot.gates) === "off")
+      throw new AppError("forbidden", "subagents are off in this project");
     const callId = newId("call");
     return this.inTurn(snapshot, chat, async (turn) => {
       let model = this.deps.subagents.modelFor(snapshot, chat, agent) ?? "";
-      const result = await this.callAndStore(snapshot, chat, turn, { id: callId, name: "subagent", arguments: JSON.stringify({ agent, task }) }, async (args, id, signal) => {
-        const ran = await this.deps.subagents.run({ snapshot, chat, root: turn.root, agent: args.agent, task: args.task, callId: id, turnId: turn.turnId, signal, emit: turn.emit });
-        model = ran.model;
-        return ran;
-      });
+      const result = await this.callAndStore(
+        snapshot,
+        chat,
+        turn,
+        { id: callId, name: "subagent", arguments: JSON.stringify({ agent, task }) },
+        async (args, id, signal) => {
+          const ran = await this.deps.subagents.run({
+            snapshot,
+            chat,
+            root: turn.root,
+            agent: args.agent,
+            task: args.task,
+            callId: id,
+            turnId: turn.turnId,
+            signal,
+            emit: turn.emit,
+          });
+          model = ran.model;
+          return ran;
+        },
+      );
       const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
       if (result.ok) {
         // The agent's answer persists as an assistant message of its own.
         turn.emit({ event: "text.delta", data: { text: output } });
-        this.deps.messages.append(chat.id, { role: "assistant", content: output, status: "complete", modelId: model || null, usage: result.usage ?? null, meta: { turnId: turn.turnId } });
+        this.deps.messages.append(chat.id, {
+          role: "assistant",
+          content: output,
+          status: "complete",
+          modelId: model || null,
+          usage: result.usage ?? null,
+          meta: { turnId: turn.turnId },
+        });
       }
       return { callId, agent, model, output };
     });
   }
 
   /** `POST /api/actions/:id/run`: the action's command or tool call, as a dispatch. */
-  async action(snapshot: ProjectSnapshot, chat: Chat, actionId: string): Promise<{ callId: string; ok: boolean; output: unknown }> {
+  async action(
+    snapshot: ProjectSnapshot,
+    chat: Chat,
+    actionId: string,
+  ): Promise<{ callId: string; ok: boolean; output: unknown }> {
     const action = snapshot.actions.actions.find((a) => a.id === actionId);
     if (!action) throw new AppError("not_found", `no action "${actionId}" in this project`);
     // Whatever an action runs (a command, a tool, an agent), it came with the repository: it runs only
     // in a project the user trusts (contract 7.1), whatever its form.
     if (!snapshot.trusted) {
-      throw new AppError("forbidden", `this project is not trusted to run its actions ("${actionId}"); review and trust it in Settings, This project`);
+      throw new AppError(
+        "forbidden",
+        `this project is not trusted to run its actions ("${actionId}"); review and trust it in Settings, This project`,
+      );
     }
     const run = action.run;
     if (!run) throw invalid(`the action "${actionId}" has nothing to run`);
@@ -100,15 +150,37 @@ export class DirectRuns {
     runSubagent?: Parameters<ToolEnvironment["context"]>[0]["runSubagent"],
   ) {
     // The card pair: an assistant step that made the call, and the tool message with its result.
-    this.deps.messages.append(chat.id, { role: "assistant", content: "", status: "complete", modelId: null, meta: { turnId: turn.turnId, toolCalls: [call] } });
-    const context = this.deps.tools.context({ chatId: chat.id, snapshot, root: turn.root, turnId: turn.turnId, signal: turn.signal, emit: turn.emit, tools: [call.name], runSubagent });
+    this.deps.messages.append(chat.id, {
+      role: "assistant",
+      content: "",
+      status: "complete",
+      modelId: null,
+      meta: { turnId: turn.turnId, toolCalls: [call] },
+    });
+    const context = this.deps.tools.context({
+      chatId: chat.id,
+      snapshot,
+      root: turn.root,
+      turnId: turn.turnId,
+      signal: turn.signal,
+      emit: turn.emit,
+      tools: [call.name],
+      runSubagent,
+    });
     const result = await runToolCall(call, context);
     const content = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
     this.deps.messages.append(chat.id, {
       role: "tool",
       content,
       status: "complete",
-      meta: { turnId: turn.turnId, callId: call.id, name: call.name, ok: result.ok, arguments: result.arguments, ...(result.diff ? { diff: result.diff } : {}) },
+      meta: {
+        turnId: turn.turnId,
+        callId: call.id,
+        name: call.name,
+        ok: result.ok,
+        arguments: result.arguments,
+        ...(result.diff ? { diff: result.diff } : {}),
+      },
     });
     if (result.usage) turn.emit({ event: "usage", data: result.usage });
     return result;

@@ -11,9 +11,13 @@ const send = (message: WatcherMessage) => process.send?.(message);
 async function watch({ dir, ignoredDirNames }: WatcherCommand): Promise<void> {
   const watcher = (await import("@parcel/watcher")) as typeof import("@parcel/watcher");
   try {
-    await watcher.subscribe(dir, (error, events) => (error ? send({ type: "error", message: error.message }) : send({ type: "events", events })), {
-      ignore: ignoredDirsPatterns(ignoredDirNames),
-    });
+    await watcher.subscribe(
+      dir,
+      (error, events) => (error ? send({ type: "error", message: error.message }) : send({ type: "events", events })),
+      {
+        ignore: ignoredDirsPatterns(ignoredDirNames),
+      },
+    );
     send({ type: "ready" });
   } catch (error) {
     send({ type: "failed", message: error instanceof Error ? error.message : String(error) });

@@ -36,7 +36,11 @@ export function processWatch(log: (message: string) => void = () => {}): WatchFn
       }
       const { file, execArgv } = bundleEntry("file-watcher-process");
       // The folder in the arguments only so that `ps` says what each watcher watches.
-      const child = fork(file, [dir], { execArgv, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "advanced" });
+      const child = fork(file, [dir], {
+        execArgv,
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        serialization: "advanced",
+      });
       running.add(child);
       let started = false;
       let stderr = "";
@@ -60,7 +64,9 @@ export function processWatch(log: (message: string) => void = () => {}): WatchFn
       });
       child.on("exit", (code, signal) => {
         const stopped = !running.delete(child);
-        const why = new Error(`the file watcher process exited (${signal ?? code})${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}`);
+        const why = new Error(
+          `the file watcher process exited (${signal ?? code})${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}`,
+        );
         if (!started) reject(why);
         else if (!stopped) onLost(why);
       });

@@ -2,7 +2,13 @@
 // database keeps only which account is active. The active key is used like a pasted key.
 import { randomBytes } from "node:crypto";
 import { notFound } from "../core/app-error";
-import { accountLabel, credentialRefreshers, needsProactiveRefresh, oauthCredentialSchema, type OAuthCredential } from "../core/oauth-credential";
+import {
+  accountLabel,
+  credentialRefreshers,
+  needsProactiveRefresh,
+  oauthCredentialSchema,
+  type OAuthCredential,
+} from "../core/oauth-credential";
 import type { AppKvRepo } from "../store/app-kv-repo";
 import type { SecretStore } from "../store/secret-store";
 import type { OAuthCredentialSource } from "./connection-resolver";
@@ -23,7 +29,14 @@ export class GatewayAccounts implements OAuthCredentialSource {
   /** Stores a new sign-in, bound to the `origin` that issued it, and makes it the active account. */
   async add(key: string, origin: string): Promise<Account> {
     const id = `a_${randomBytes(8).toString("base64url")}`;
-    const credential: OAuthCredential = { accessToken: key, refreshToken: null, expiresAt: null, label: accountLabel(key), createdAt: new Date().toISOString(), origin };
+    const credential: OAuthCredential = {
+      accessToken: key,
+      refreshToken: null,
+      expiresAt: null,
+      label: accountLabel(key),
+      createdAt: new Date().toISOString(),
+      origin,
+    };
     await this.secrets.set(GATEWAY_OAUTH_NAMESPACE + id, JSON.stringify(credential));
     this.kv.set(ACTIVE_KEY, id);
     this.events.publish({ type: "accounts.changed", data: {} });
@@ -66,7 +79,8 @@ export class GatewayAccounts implements OAuthCredentialSource {
     const active = this.kv.get(ACTIVE_KEY)?.value;
     let credential = active ? await this.credential(GATEWAY_OAUTH_NAMESPACE + active) : undefined;
     // The usual refresh hook; gateway keys carry no expiry, so it never fires and the refresher is a no-op.
-    if (credential && needsProactiveRefresh(credential, Date.now())) credential = await credentialRefreshers.gateway!(credential);
+    if (credential && needsProactiveRefresh(credential, Date.now()))
+      credential = await credentialRefreshers.gateway!(credential);
     return credential ? { key: credential.accessToken, origin: credential.origin } : undefined;
   }
 

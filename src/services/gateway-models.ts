@@ -7,8 +7,16 @@ import type { GatewayConnection } from "../providers/gateway/http";
 import type { CatalogModel, ModelSlice } from "../shared/gateway";
 import type { ModelCatalog } from "./model-catalog";
 
-export async function modelsForSlice(catalog: ModelCatalog, slice: ModelSlice, connection: GatewayConnection, settings: ResolvedSettings): Promise<CatalogModel[]> {
+export async function modelsForSlice(
+  catalog: ModelCatalog,
+  slice: ModelSlice,
+  connection: GatewayConnection,
+  settings: ResolvedSettings,
+): Promise<CatalogModel[]> {
   if (slice === "text") return catalog.list("text", connection);
-  const [transcription, text] = await Promise.all([catalog.list("transcription", connection), catalog.list("text", connection)]);
+  const [transcription, text] = await Promise.all([
+    catalog.list("transcription", connection),
+    catalog.list("text", connection),
+  ]);
   return transcriptionSlice({ transcription, text }, modelEntries(settings));
 }

@@ -20,7 +20,9 @@ type Attempt = { verifier: string; createdAt: number; returnTo: string; callback
 
 /** Only same-origin paths: a sign-in must never become an open redirect. */
 export function safeReturnTo(value: unknown): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : "/";
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\")
+    ? value
+    : "/";
 }
 
 export class GatewayOAuth {
@@ -37,7 +39,10 @@ export class GatewayOAuth {
     const verifier = createCodeVerifier();
     const state = createState();
     this.attempts.set(state, { verifier, createdAt: this.clock(), returnTo: safeReturnTo(returnTo), callbackUrl });
-    return { authorizeUrl: authorizeUrl(this.deps.authUrl, { callbackUrl, challenge: codeChallengeS256(verifier), state }), state };
+    return {
+      authorizeUrl: authorizeUrl(this.deps.authUrl, { callbackUrl, challenge: codeChallengeS256(verifier), state }),
+      state,
+    };
   }
 
   /** Where the result page sends the user back to, for this state (the app root when unknown). */
@@ -47,13 +52,16 @@ export class GatewayOAuth {
 
   /** Never throws: every outcome is a result the callback page can show. Nothing is stored on failure. */
   async complete(code: unknown, state: unknown): Promise<OAuthResult> {
-    if (typeof state !== "string" || !state) return { ok: false, message: "The sign-in came back without its state, so Parley cannot trust it." };
+    if (typeof state !== "string" || !state)
+      return { ok: false, message: "The sign-in came back without its state, so Parley cannot trust it." };
     const attempt = this.attempts.get(state);
     // Single use: whatever happens next, this state cannot be used again.
     this.attempts.delete(state);
     if (!attempt) return { ok: false, message: "This sign-in link is not valid or was already used." };
-    if (this.clock() - attempt.createdAt > ATTEMPT_TTL_MS) return { ok: false, message: "This sign-in took longer than 10 minutes and has expired." };
-    if (typeof code !== "string" || !code) return { ok: false, message: "The gateway did not send an authorization code." };
+    if (this.clock() - attempt.createdAt > ATTEMPT_TTL_MS)
+      return { ok: false, message: "This sign-in took longer than 10 minutes and has expired." };
+    if (typeof code !== "string" || !code)
+      return { ok: false, message: "The gateway did not send an authorization code." };
     try {
       const { key, origin } = await this.exchange(code, attempt.verifier);
       const account = await this.deps.accounts.add(key, origin);
@@ -81,11 +89,15 @@ export class GatewayOAuth {
         body: JSON.stringify({ code, code_verifier: verifier, code_challenge_method: "S256" }),
       });
     } catch (error) {
-      throw new Error(`The gateway could not be reached to finish the sign-in (${(error as NodeJS.ErrnoException).code ?? "network error"}).`);
+      throw new Error(
+        `The gateway could not be reached to finish the sign-in (${(error as NodeJS.ErrnoException).code ?? "network error"}).`,
+      );
     }
     const text = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new Error(`The gateway refused the sign-in (${response.statusCode}: ${upstreamMessage(response.statusCode, text)}).`);
+      throw new Error(
+        `The gateway refused the sign-in (${response.statusCode}: ${upstreamMessage(response.statusCode, text)}).`,
+      );
     }
     let body: unknown;
     try {
@@ -100,6 +112,7 @@ export class GatewayOAuth {
 
   private dropExpired(): void {
     const now = this.clock();
-    for (const [state, attempt] of this.attempts) if (now - attempt.createdAt > ATTEMPT_TTL_MS) this.attempts.delete(state);
+    for (const [state, attempt] of this.attempts)
+      if (now - attempt.createdAt > ATTEMPT_TTL_MS) this.attempts.delete(state);
   }
 }

@@ -58,7 +58,9 @@ export async function instructionSources(snapshot: ProjectSnapshot): Promise<Ins
 }
 
 export function agentFilesMessage(files: ReferencedFile[]): string {
-  return ["Project instructions (agent files):", ...files.map((f) => `\n## ${f.path}\n\n${f.content.trim()}`)].join("\n");
+  return ["Project instructions (agent files):", ...files.map((f) => `\n## ${f.path}\n\n${f.content.trim()}`)].join(
+    "\n",
+  );
 }
 
 export function skillsMessage(skills: Skill[]): string {

@@ -32,7 +32,11 @@ export class LoginThrottle {
   /** Throws 429 `rate_limited` while the client, or everyone, is locked out. */
   ensureOpen(client: string): void {
     const locked = this.lockedFor(client);
-    if (locked > 0) throw new AppError("rate_limited", `too many failed sign-ins; try again in ${Math.ceil(locked / 60_000)} minute(s)`);
+    if (locked > 0)
+      throw new AppError(
+        "rate_limited",
+        `too many failed sign-ins; try again in ${Math.ceil(locked / 60_000)} minute(s)`,
+      );
   }
 
   /**

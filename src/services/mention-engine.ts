@@ -68,7 +68,11 @@ export class MentionEngine {
       shared.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ ...message, id });
     });
-    signal?.addEventListener("abort", () => shared.worker?.postMessage({ op: "cancel", target: id, id: shared.nextId++ }), { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => shared.worker?.postMessage({ op: "cancel", target: id, id: shared.nextId++ }),
+      { once: true },
+    );
     return reply;
   }
 
@@ -99,7 +103,14 @@ export class MentionEngine {
   }
 
   /** What the worker holds (projects, file counts, whether watched and by which process, bodies not yet read), its searches (running, and skipped as superseded or cancelled), its memory and its thread's nice value (Linux). */
-  stats(): Promise<{ projects: { dir: string; files: number; watching: boolean; watcherPid?: number }[]; bodies: number; searches: { inFlight: number; skipped: number }; memory: NodeJS.MemoryUsage; rankingHelper?: { heapUsed: number; external: number }; priority?: number }> {
+  stats(): Promise<{
+    projects: { dir: string; files: number; watching: boolean; watcherPid?: number }[];
+    bodies: number;
+    searches: { inFlight: number; skipped: number };
+    memory: NodeJS.MemoryUsage;
+    rankingHelper?: { heapUsed: number; external: number };
+    priority?: number;
+  }> {
     return this.request({ op: "stats" });
   }
 

@@ -16,13 +16,25 @@ export type MentionRequest =
   | { id: number; op: "catalog"; projectId: string; dir: string; tags: FileMention[] }
   | { id: number; op: "body-part"; body: number; at: number; into: SharedArrayBuffer }
   | { id: number; op: "body-release"; body: number }
-  | { id: number; op: "search"; projectId: string; dir: string; tags: FileMention[]; query: string; category?: MentionCategory; limit?: number; clientId?: string; seq?: number }
+  | {
+      id: number;
+      op: "search";
+      projectId: string;
+      dir: string;
+      tags: FileMention[];
+      query: string;
+      category?: MentionCategory;
+      limit?: number;
+      clientId?: string;
+      seq?: number;
+    }
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "stats" }
   | { id: number; op: "forget"; projectIds: string[] };
 /** What scan and catalog answer: a body held here, read a part at a time (see MentionEngine.readBody). */
 export type HeldBody = { body: number; size: number };
-export type MentionReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string; superseded?: boolean };
+export type MentionReply =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string; superseded?: boolean };
 
 // This thread (scans, index builds, ranking) and the process's helper threads (this worker's
 // garbage collection, the scan's directory reads) yield the CPU to the main thread.
@@ -73,7 +85,14 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
         // Let queued keystrokes arrive first: a newer one from the same client makes this one moot.
         await yieldToEvents();
         if (order.moot(request.id, key)) throw new Superseded();
-        return { value: await files.search(request.tags, request.query, { category: request.category, limit: request.limit }, request.clientId) };
+        return {
+          value: await files.search(
+            request.tags,
+            request.query,
+            { category: request.category, limit: request.limit },
+            request.clientId,
+          ),
+        };
       } finally {
         order.finish(request.id);
       }
@@ -91,7 +110,22 @@ async function handle(request: MentionRequest): Promise<{ value: unknown; transf
       );
       return { value: null };
     case "stats":
-      return { value: { projects: [...projects.values()].map((p) => ({ dir: p.dir, files: p.paths.length, watching: p.isWatching, watcherPid: p.watcherPid, events: p.eventsSeen })), bodies: bodies.size, searches: { inFlight: order.inFlight, skipped: order.skipped }, memory: process.memoryUsage(), rankingHelper: await rankingHelperMemory(), priority: ownPriority() } };
+      return {
+        value: {
+          projects: [...projects.values()].map((p) => ({
+            dir: p.dir,
+            files: p.paths.length,
+            watching: p.isWatching,
+            watcherPid: p.watcherPid,
+            events: p.eventsSeen,
+          })),
+          bodies: bodies.size,
+          searches: { inFlight: order.inFlight, skipped: order.skipped },
+          memory: process.memoryUsage(),
+          rankingHelper: await rankingHelperMemory(),
+          priority: ownPriority(),
+        },
+      };
   }
 }
 
@@ -134,8 +168,14 @@ parentPort?.on("message", (request: MentionRequest) => {
   // A first scan may have started libuv's thread pool just now.
   lowerHelperThreads();
   reply.then(
-    ({ value, transfer }) => parentPort!.postMessage({ id: request.id, ok: true, value } satisfies MentionReply, transfer ?? []),
+    ({ value, transfer }) =>
+      parentPort!.postMessage({ id: request.id, ok: true, value } satisfies MentionReply, transfer ?? []),
     (error: unknown) =>
-      parentPort!.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error), superseded: error instanceof Superseded } satisfies MentionReply),
+      parentPort!.postMessage({
+        id: request.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        superseded: error instanceof Superseded,
+      } satisfies MentionReply),
   );
 });

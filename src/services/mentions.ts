@@ -42,16 +42,37 @@ export class Mentions {
 
   /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker and read from it a part at a time. */
   async scanBody(project: { id: string; dir: string }): Promise<AsyncGenerator<Buffer>> {
-    return this.deps.engine.readBody(await this.deps.engine.request<HeldBody>({ op: "scan", projectId: project.id, dir: project.dir }));
+    return this.deps.engine.readBody(
+      await this.deps.engine.request<HeldBody>({ op: "scan", projectId: project.id, dir: project.dir }),
+    );
   }
 
   others(snapshot: ProjectSnapshot, chatId?: string): MentionItem[] {
     const { agents } = snapshot.agents;
     const { actions } = snapshot.actions;
     const items: MentionItem[] = [
-      ...agents.map((a) => ({ category: "agents" as const, label: a.name, detail: a.model ?? a.description, insertText: `@${a.name} `, searchText: a.description })),
-      ...actions.map((a) => ({ category: "actions" as const, label: a.label, detail: a.description, insertText: `@${a.id}`, searchText: `${a.id} ${a.description}` })),
-      ...NATIVE_TOOLS.map((t) => ({ category: "tools" as const, label: t.name, detail: t.description, insertText: toolInsertText(t.name, t.parameters), searchText: t.description, parameters: t.parameters })),
+      ...agents.map((a) => ({
+        category: "agents" as const,
+        label: a.name,
+        detail: a.model ?? a.description,
+        insertText: `@${a.name} `,
+        searchText: a.description,
+      })),
+      ...actions.map((a) => ({
+        category: "actions" as const,
+        label: a.label,
+        detail: a.description,
+        insertText: `@${a.id}`,
+        searchText: `${a.id} ${a.description}`,
+      })),
+      ...NATIVE_TOOLS.map((t) => ({
+        category: "tools" as const,
+        label: t.name,
+        detail: t.description,
+        insertText: toolInsertText(t.name, t.parameters),
+        searchText: t.description,
+        parameters: t.parameters,
+      })),
       ...this.deps.mcpTools(snapshot).map((t) => ({
         category: "mcp" as const,
         label: t.tool,
@@ -71,9 +92,20 @@ export class Mentions {
     const { project, fileTags } = snapshot;
     const others = this.others(snapshot, chatId);
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
-    const rest = JSON.stringify({ agents: of("agents"), actions: of("actions"), tools: of("tools"), mcp: of("mcp"), model: of("model")[0]?.label ?? null });
+    const rest = JSON.stringify({
+      agents: of("agents"),
+      actions: of("actions"),
+      tools: of("tools"),
+      mcp: of("mcp"),
+      model: of("model")[0]?.label ?? null,
+    });
     const engine = this.deps.engine;
-    const held = await engine.request<HeldBody>({ op: "catalog", projectId: project.id, dir: project.dir, tags: fileTags });
+    const held = await engine.request<HeldBody>({
+      op: "catalog",
+      projectId: project.id,
+      dir: project.dir,
+      tags: fileTags,
+    });
     return (async function* () {
       let reading = false;
       try {
@@ -107,9 +139,25 @@ export class Mentions {
     const { project, fileTags } = snapshot;
     const files =
       category === undefined || category === "files"
-        ? await this.deps.engine.request<RankedMention[]>({ op: "search", projectId: project.id, dir: project.dir, tags: fileTags, query, category, limit, clientId, seq }, signal)
+        ? await this.deps.engine.request<RankedMention[]>(
+            {
+              op: "search",
+              projectId: project.id,
+              dir: project.dir,
+              tags: fileTags,
+              query,
+              category,
+              limit,
+              clientId,
+              seq,
+            },
+            signal,
+          )
         : [];
-    return [...files, ...rankOthers(this.others(snapshot, chatId), query, { category, limit })].slice(0, limit ?? Infinity);
+    return [...files, ...rankOthers(this.others(snapshot, chatId), query, { category, limit })].slice(
+      0,
+      limit ?? Infinity,
+    );
   }
 
   private currentModel(snapshot: ProjectSnapshot, chatId?: string): string | undefined {

@@ -38,7 +38,9 @@ export class ModelCatalog {
     const entry = this.entry(slice, connection.baseUrl);
     if (entry && this.isFresh(entry)) return entry.models;
     if (entry) {
-      this.refresh(slice, connection).catch((error) => this.log.warn(`model catalog refresh failed: ${(error as Error).message}`));
+      this.refresh(slice, connection).catch((error) =>
+        this.log.warn(`model catalog refresh failed: ${(error as Error).message}`),
+      );
       return entry.models;
     }
     return this.refresh(slice, connection);

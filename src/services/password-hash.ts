@@ -17,11 +17,20 @@ export const passwordHashSchema = z.object({
 });
 export type PasswordHash = z.infer<typeof passwordHashSchema>;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, keyLength: number): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  params: { N: number; r: number; p: number },
+  keyLength: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem must cover 128 * N * r bytes.
-    scrypt(password.normalize("NFKC"), salt, keyLength, { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password.normalize("NFKC"),
+      salt,
+      keyLength,
+      { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
@@ -29,7 +38,14 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
 export async function hashPassword(password: string): Promise<PasswordHash> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS, PARAMS.keyLength);
-  return { algorithm: "scrypt", N: PARAMS.N, r: PARAMS.r, p: PARAMS.p, salt: salt.toString("base64"), hash: key.toString("base64") };
+  return {
+    algorithm: "scrypt",
+    N: PARAMS.N,
+    r: PARAMS.r,
+    p: PARAMS.p,
+    salt: salt.toString("base64"),
+    hash: key.toString("base64"),
+  };
 }
 
 export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {

@@ -3,7 +3,11 @@
 import type { z } from "zod";
 import type { LayerIssue } from "../core/settings-validate";
 
-export function parseEntries<S extends z.ZodType>(list: unknown, schema: S, key: string): { items: { index: number; value: z.infer<S> }[]; issues: LayerIssue[] } {
+export function parseEntries<S extends z.ZodType>(
+  list: unknown,
+  schema: S,
+  key: string,
+): { items: { index: number; value: z.infer<S> }[]; issues: LayerIssue[] } {
   if (list === undefined) return { items: [], issues: [] };
   if (!Array.isArray(list)) return { items: [], issues: [{ key, message: `${key} must be a list` }] };
   const items: { index: number; value: z.infer<S> }[] = [];
@@ -11,7 +15,11 @@ export function parseEntries<S extends z.ZodType>(list: unknown, schema: S, key:
   list.forEach((entry, index) => {
     const parsed = schema.safeParse(entry);
     if (parsed.success) items.push({ index, value: parsed.data });
-    else issues.push({ key: `${key}[${index}]`, message: parsed.error.issues.map((i) => `${[key, index, ...i.path].join(".")}: ${i.message}`).join("; ") });
+    else
+      issues.push({
+        key: `${key}[${index}]`,
+        message: parsed.error.issues.map((i) => `${[key, index, ...i.path].join(".")}: ${i.message}`).join("; "),
+      });
   });
   return { items, issues };
 }

@@ -7,10 +7,24 @@ import path from "node:path";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import type { Ignore } from "ignore";
 import type { SearchState } from "../core/mention-rank";
-import { fileCatalog, fileFolder, FileMentions, rankFiles, type FileMention, type MentionQuery } from "../core/mention-search";
+import {
+  fileCatalog,
+  fileFolder,
+  FileMentions,
+  rankFiles,
+  type FileMention,
+  type MentionQuery,
+} from "../core/mention-search";
 import type { RankedMention } from "../shared/mentions";
 import { buildRankingIndex } from "./ranking-shards";
-import { compareShallowFirst, isListedFile, scanWithinBudget, SKIPPED_DIRS, sortShallowFirst, type ScanBudget } from "./project-scan";
+import {
+  compareShallowFirst,
+  isListedFile,
+  scanWithinBudget,
+  SKIPPED_DIRS,
+  sortShallowFirst,
+  type ScanBudget,
+} from "./project-scan";
 
 export type WatchEvent = { type: "create" | "update" | "delete"; path: string };
 /** A subscription; `pid` is the process that watches, when it is one of its own. */
@@ -78,7 +92,9 @@ export class ProjectFiles {
     if (!this.watching && Date.now() - this.at >= (this.options.maxAgeMs ?? 10_000)) {
       const running = this.rescan();
       if (waitIfStale) return running;
-      running.catch((error) => this.options.log?.(`background rescan of ${this.dir} failed: ${(error as Error).message}`));
+      running.catch((error) =>
+        this.options.log?.(`background rescan of ${this.dir} failed: ${(error as Error).message}`),
+      );
     }
   }
 
@@ -117,7 +133,9 @@ export class ProjectFiles {
     this.watchStarting = true;
     void this.startWatching()
       .then(() => (this.watching && !this.closed ? this.rescan() : undefined))
-      .catch((error) => this.options.log?.(`rescan of ${this.dir} after the watcher started failed: ${(error as Error).message}`))
+      .catch((error) =>
+        this.options.log?.(`rescan of ${this.dir} after the watcher started failed: ${(error as Error).message}`),
+      )
       .finally(() => (this.watchStarting = false));
   }
 
@@ -166,7 +184,9 @@ export class ProjectFiles {
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       if (this.scanning) return void this.scanning.then(() => this.scheduleFlush());
-      void this.flush().catch((error) => this.options.log?.(`watcher update of ${this.dir} failed: ${(error as Error).message}`));
+      void this.flush().catch((error) =>
+        this.options.log?.(`watcher update of ${this.dir} failed: ${(error as Error).message}`),
+      );
     }, this.options.settleMs ?? 50);
   }
 
@@ -229,7 +249,8 @@ export class ProjectFiles {
   /** Rebuilds the index in the background after a change (searches keep the old one until then). */
   private refreshIndex(): void {
     const current = this.index;
-    if (current && current.version !== this.version) this.indexFor(current.tagsKey, JSON.parse(current.tagsKey) as FileMention[]).catch(() => {});
+    if (current && current.version !== this.version)
+      this.indexFor(current.tagsKey, JSON.parse(current.tagsKey) as FileMention[]).catch(() => {});
   }
 
   private indexFor(tagsKey: string, tags: readonly FileMention[]): Promise<IndexRecord> {
@@ -237,7 +258,11 @@ export class ProjectFiles {
     if (building && building.version === this.version && building.tagsKey === tagsKey) return building.promise;
     const version = this.version;
     // Big catalogs rank on two threads (see ranking-shards.ts).
-    const build = FileMentions.build(fileCatalog(tags, this.paths), () => yieldToEvents(), (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, this.options.log));
+    const build = FileMentions.build(
+      fileCatalog(tags, this.paths),
+      () => yieldToEvents(),
+      (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, this.options.log),
+    );
     const promise = build.then((files) => {
       const record = { version, tagsKey, files, states: new Map<string, SearchState>() };
       // A newer build may have finished first; never swap an older one in over it (the older one is
@@ -266,7 +291,12 @@ export class ProjectFiles {
     return this.indexFor(tagsKey, tags);
   }
 
-  async search(tags: readonly FileMention[], query: string, options: MentionQuery, clientId?: string): Promise<RankedMention[]> {
+  async search(
+    tags: readonly FileMention[],
+    query: string,
+    options: MentionQuery,
+    clientId?: string,
+  ): Promise<RankedMention[]> {
     const record = await this.mentions(tags);
     let state: SearchState | undefined;
     if (clientId !== undefined) {
@@ -294,7 +324,12 @@ export class ProjectFiles {
     await this.ready();
     const tagsOf = new Map(tags.map((t) => [t.path, t.tags]));
     return JSON.stringify(
-      fileCatalog(tags, this.paths).map((f) => ({ path: f.path, name: f.path.slice(f.path.lastIndexOf("/") + 1), folder: fileFolder(f.path), ...(tagsOf.has(f.path) ? { tags: tagsOf.get(f.path) } : {}) })),
+      fileCatalog(tags, this.paths).map((f) => ({
+        path: f.path,
+        name: f.path.slice(f.path.lastIndexOf("/") + 1),
+        folder: fileFolder(f.path),
+        ...(tagsOf.has(f.path) ? { tags: tagsOf.get(f.path) } : {}),
+      })),
     );
   }
 

@@ -6,7 +6,24 @@ import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { looksLikeText, textByName } from "../core/text-files";
 
-export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".next", ".nuxt", ".gradle", ".parcel-cache", ".turbo", ".cache"]);
+export const SKIPPED_DIRS = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".next",
+  ".nuxt",
+  ".gradle",
+  ".parcel-cache",
+  ".turbo",
+  ".cache",
+]);
 const PARALLEL_DIRS = 32;
 /** Kernel and device trees: endless or blocking files, never project content (a project at `/` must not walk them). */
 const SYSTEM_DIRS = new Set(["/proc", "/sys", "/dev"]);
@@ -57,7 +74,10 @@ export async function scanProjectFiles(root: string, budget: ScanBudget = DEFAUL
 }
 
 /** Like scanProjectFiles; `complete` is false when the entry or time budget ran out first. */
-export async function scanWithinBudget(root: string, budget: ScanBudget = DEFAULT_SCAN_BUDGET): Promise<{ paths: string[]; complete: boolean }> {
+export async function scanWithinBudget(
+  root: string,
+  budget: ScanBudget = DEFAULT_SCAN_BUDGET,
+): Promise<{ paths: string[]; complete: boolean }> {
   const realRoot = await fs.realpath(root);
   const deadline = Date.now() + budget.maxMs;
   let entriesSeen = 0;
@@ -92,7 +112,8 @@ export async function scanWithinBudget(root: string, budget: ScanBudget = DEFAUL
     for (const entry of entries) {
       const relPath = rel + entry.name;
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !isIgnored(rules, `${relPath}/`)) pending.push({ rel: `${relPath}/`, rules });
+        if (!SKIPPED_DIRS.has(entry.name) && !isIgnored(rules, `${relPath}/`))
+          pending.push({ rel: `${relPath}/`, rules });
       } else if (entry.isFile()) {
         if (!isIgnored(rules, relPath)) consider(relPath, entry.name);
       } else if (entry.isSymbolicLink() && !isIgnored(rules, relPath)) {
@@ -134,7 +155,11 @@ export async function scanWithinBudget(root: string, budget: ScanBudget = DEFAUL
  * path: heavy folders, `.gitignore` files of every ancestor folder, binaries, links); for a file
  * watcher's events. `gitignores` caches each folder's rules (drop it when a `.gitignore` changes).
  */
-export async function isListedFile(root: string, rel: string, gitignores: Map<string, Ignore | null>): Promise<boolean> {
+export async function isListedFile(
+  root: string,
+  rel: string,
+  gitignores: Map<string, Ignore | null>,
+): Promise<boolean> {
   const realRoot = await fs.realpath(root).catch(() => root);
   const parts = rel.split("/");
   let rules: Rules = [];
@@ -185,7 +210,10 @@ export function sortShallowFirst(paths: string[]): string[] {
 
 /** Scans at most every `maxAgeMs` per project; callers that arrive during a scan share it. */
 export class ProjectScanner {
-  private readonly scans = new Map<string, { at: number; paths: string[] } | Promise<{ at: number; paths: string[] }>>();
+  private readonly scans = new Map<
+    string,
+    { at: number; paths: string[] } | Promise<{ at: number; paths: string[] }>
+  >();
 
   constructor(
     private readonly maxAgeMs = 10_000,

@@ -41,7 +41,11 @@ export class ProjectSnapshot {
    * its `allow` counts for no more than the user's gate, its `off` and `ask` apply at once.
    */
   get gates(): Record<string, ToolGate> {
-    return this.once("gates", () => (this.trusted ? gatesOf(this.settings) : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0]))));
+    return this.once("gates", () =>
+      this.trusted
+        ? gatesOf(this.settings)
+        : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0])),
+    );
   }
 
   /** defaults < app < project, unredacted: for server-side use only. */
@@ -71,7 +75,9 @@ export class ProjectSnapshot {
   get fileTags(): { path: string; tags: string[] }[] {
     return this.once("fileTags", () => {
       const fileTags = this.layer.value.fileTags;
-      return isPlainObject(fileTags) ? Object.entries(fileTags as Record<string, string[]>).map(([path, tags]) => ({ path, tags })) : [];
+      return isPlainObject(fileTags)
+        ? Object.entries(fileTags as Record<string, string[]>).map(([path, tags]) => ({ path, tags }))
+        : [];
     });
   }
 

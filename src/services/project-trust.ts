@@ -3,7 +3,15 @@
 // pull that adds or changes one lapses it; VS Code's Restricted Mode counts as untrusted whatever was
 // stored. What Parley itself writes into the project's settings for the user counts as trusted (the
 // user wrote it), so it never lapses a trust and never waits for one (SettingsService calls `keepAcross`).
-import { covers, trustChanges, trustRecord, trustSubject, withItems, type TrustItem, type TrustRecord } from "../core/trust-subject";
+import {
+  covers,
+  trustChanges,
+  trustRecord,
+  trustSubject,
+  withItems,
+  type TrustItem,
+  type TrustRecord,
+} from "../core/trust-subject";
 import type { JsonObject } from "../core/settings-merge";
 import type { TrustState } from "../shared/projects";
 import type { ProjectTrustRepo } from "../store/project-trust";
@@ -32,7 +40,11 @@ export class ProjectTrust {
     // A stored row that is not a record (an older Parley stored a bare "true") covered no entries by name.
     const legacy = record === undefined && this.repo.has(projectId);
     const lapsed = !covered && (record !== undefined || legacy);
-    const changes = !lapsed ? [] : record ? trustChanges(record, items) : items.map((i) => ({ kind: i.kind, id: i.id, change: "added" as const, summary: i.summary }));
+    const changes = !lapsed
+      ? []
+      : record
+        ? trustChanges(record, items)
+        : items.map((i) => ({ kind: i.kind, id: i.id, change: "added" as const, summary: i.summary }));
     return {
       trusted: covered && this.hostTrusted(),
       restricted: !this.hostTrusted(),

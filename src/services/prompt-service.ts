@@ -6,7 +6,14 @@ import { PROMPT_PROFILES } from "../core/prompt-profiles";
 import { normalizePreset } from "../tools/preset";
 import type { LayerIssue } from "../core/settings-validate";
 import type { JsonObject } from "../core/settings-merge";
-import { readIcon, storedPromptSchema, type Prompt, type PromptInput, type PromptScope, type StoredPrompt } from "../shared/prompts";
+import {
+  readIcon,
+  storedPromptSchema,
+  type Prompt,
+  type PromptInput,
+  type PromptScope,
+  type StoredPrompt,
+} from "../shared/prompts";
 import type { ChatsRepo } from "../store/chats-repo";
 import type { ProjectRow } from "../store/projects-repo";
 import type { PromptsRepo } from "../store/prompts-repo";
@@ -87,7 +94,18 @@ export class PromptService {
     if (saved) return saved;
     const profile = PROMPT_PROFILES.find((p) => p.id === id);
     if (!profile) return undefined;
-    return { id: profile.id, title: profile.title, icon: "sparkles", showOnProjectCard: false, content: profile.systemMessage, role: "system", preset: null, createdAt: "", updatedAt: "", scope: "default" };
+    return {
+      id: profile.id,
+      title: profile.title,
+      icon: "sparkles",
+      showOnProjectCard: false,
+      content: profile.systemMessage,
+      role: "system",
+      preset: null,
+      createdAt: "",
+      updatedAt: "",
+      scope: "default",
+    };
   }
 
   async create(scope: PromptScope, project: ProjectRow | undefined, input: PromptInput): Promise<Prompt> {
@@ -95,11 +113,13 @@ export class PromptService {
     const id = input.id ?? `prompt-${randomBytes(5).toString("hex")}`;
     const stored = this.toStored(input, id, now, now);
     if (scope === "app") {
-      if (!this.deps.appPrompts.insert(id, JSON.stringify(stored), now)) throw conflict(`an app prompt with id "${id}" already exists`);
+      if (!this.deps.appPrompts.insert(id, JSON.stringify(stored), now))
+        throw conflict(`an app prompt with id "${id}" already exists`);
     } else {
       await this.deps.settings.updateProjectRaw(project!, (raw) => {
         const list = Array.isArray(raw.prompts) ? raw.prompts : [];
-        if (list.some((entry) => (entry as { id?: unknown })?.id === id)) throw conflict(`a project prompt with id "${id}" already exists`);
+        if (list.some((entry) => (entry as { id?: unknown })?.id === id))
+          throw conflict(`a project prompt with id "${id}" already exists`);
         return { ...raw, prompts: [...list, stored] };
       });
     }
@@ -116,7 +136,10 @@ export class PromptService {
       const row = this.deps.appPrompts.get(id);
       if (!row) throw notFound(`no app prompt with id "${id}"`);
       const previous = safeObject(safeJson(row.json));
-      result = replaceFields(previous, this.toStored(input, id, typeof previous.createdAt === "string" ? previous.createdAt : now, now));
+      result = replaceFields(
+        previous,
+        this.toStored(input, id, typeof previous.createdAt === "string" ? previous.createdAt : now, now),
+      );
       this.deps.appPrompts.update(id, JSON.stringify(result), now);
     } else {
       await this.deps.settings.updateProjectRaw(project!, (raw) => {
@@ -124,7 +147,10 @@ export class PromptService {
         const at = list.findIndex((entry) => (entry as { id?: unknown })?.id === id);
         if (at < 0) throw notFound(`no project prompt with id "${id}"`);
         const previous = safeObject(list[at]);
-        result = replaceFields(previous, this.toStored(input, id, typeof previous.createdAt === "string" ? previous.createdAt : now, now));
+        result = replaceFields(
+          previous,
+          this.toStored(input, id, typeof previous.createdAt === "string" ? previous.createdAt : now, now),
+        );
         list[at] = result;
         return { ...raw, prompts: list };
       });
@@ -150,13 +176,17 @@ export class PromptService {
       });
       cleared = this.deps.transaction(() => this.deps.chats.clearPromptId(id, project!.id));
     }
-    for (const chat of cleared) this.deps.events.publish({ type: "chats.changed", data: { projectId: chat.projectId, chatId: chat.id } });
+    for (const chat of cleared)
+      this.deps.events.publish({ type: "chats.changed", data: { projectId: chat.projectId, chatId: chat.id } });
     this.changed(scope, project);
   }
 
   /** What is written: the preset normalised (null removes it), the icon checked, the title filled in. */
   private toStored(input: PromptInput, id: string, createdAt: string, updatedAt: string): StoredPrompt {
-    const preset = input.preset === undefined || input.preset === null ? null : normalizePreset(input.preset, this.deps.isKnownMcpTool);
+    const preset =
+      input.preset === undefined || input.preset === null
+        ? null
+        : normalizePreset(input.preset, this.deps.isKnownMcpTool);
     const title = input.title?.trim() || titleFromContent(input.content);
     return {
       id,
@@ -172,13 +202,20 @@ export class PromptService {
   }
 
   private changed(scope: PromptScope, project: ProjectRow | undefined): void {
-    this.deps.events.publish({ type: "prompts.changed", data: { scope, ...(project ? { projectId: project.id } : {}) } });
+    this.deps.events.publish({
+      type: "prompts.changed",
+      data: { scope, ...(project ? { projectId: project.id } : {}) },
+    });
   }
 }
 
 /** A title is optional until saved; a saved prompt without one is named after its first line. */
 export function titleFromContent(content: string): string {
-  const line = content.split("\n").find((l) => l.trim())?.trim() ?? "";
+  const line =
+    content
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim() ?? "";
   if (!line) return "Untitled prompt";
   return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
 }

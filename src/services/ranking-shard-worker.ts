@@ -7,7 +7,15 @@ import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { MentionIndex, type SearchState } from "../core/mention-rank";
 import { searchShard } from "../core/mention-shards";
 import type { Stage } from "../core/mention-rank";
-import { ASKER, countsTogether, HELPER, type ShardLoad, type ShardMessage, type ShardSearch, type ShardSearchReply } from "./ranking-shards";
+import {
+  ASKER,
+  countsTogether,
+  HELPER,
+  type ShardLoad,
+  type ShardMessage,
+  type ShardSearch,
+  type ShardSearchReply,
+} from "./ranking-shards";
 
 /** Narrowing states kept per shard (one per typist; the oldest goes first). */
 const STATES_KEPT = 32;
@@ -15,16 +23,28 @@ const STATES_KEPT = 32;
 type Shard = { index: MentionIndex; globals: Int32Array; states: Map<number, SearchState> };
 const shards = new Map<number, Shard>();
 
-const { searchPort, answered, counts } = workerData as { searchPort: MessagePort; answered: SharedArrayBuffer; counts: SharedArrayBuffer };
+const { searchPort, answered, counts } = workerData as {
+  searchPort: MessagePort;
+  answered: SharedArrayBuffer;
+  counts: SharedArrayBuffer;
+};
 const counter = new Int32Array(answered);
 const countSlots = new Int32Array(counts);
 
 function load(message: ShardLoad): void {
   try {
-    shards.set(message.shard, { index: new MentionIndex(message.snapshot), globals: message.globals, states: new Map() });
+    shards.set(message.shard, {
+      index: new MentionIndex(message.snapshot),
+      globals: message.globals,
+      states: new Map(),
+    });
     parentPort!.postMessage({ op: "loaded", shard: message.shard });
   } catch (error) {
-    parentPort!.postMessage({ op: "failed", shard: message.shard, error: error instanceof Error ? error.message : String(error) });
+    parentPort!.postMessage({
+      op: "failed",
+      shard: message.shard,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
@@ -44,8 +64,19 @@ function search(request: ShardSearch): ShardSearchReply {
   const shard = shards.get(request.shard);
   if (!shard) return { seq: request.seq, error: "this shard is not held here" };
   try {
-    const together = (stage: Stage, count: number, wait?: boolean) => countsTogether(countSlots, HELPER, ASKER, request.seq, request.limit, stage, count, wait);
-    return { seq: request.seq, result: searchShard(shard.index, shard.globals, request.query, request.limit, stateOf(shard, request.state), together) };
+    const together = (stage: Stage, count: number, wait?: boolean) =>
+      countsTogether(countSlots, HELPER, ASKER, request.seq, request.limit, stage, count, wait);
+    return {
+      seq: request.seq,
+      result: searchShard(
+        shard.index,
+        shard.globals,
+        request.query,
+        request.limit,
+        stateOf(shard, request.state),
+        together,
+      ),
+    };
   } catch (error) {
     return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
   }

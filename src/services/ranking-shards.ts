@@ -8,8 +8,23 @@
 // here and go on in one thread.
 import os from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { MentionIndex, type IndexEntry, type IndexSnapshot, type RankingIndex, type SearchResult, type SearchState, type Stage } from "../core/mention-rank";
-import { assignShards, entryHighlights, folderHash, mergeShards, searchShard, type ShardResult } from "../core/mention-shards";
+import {
+  MentionIndex,
+  type IndexEntry,
+  type IndexSnapshot,
+  type RankingIndex,
+  type SearchResult,
+  type SearchState,
+  type Stage,
+} from "../core/mention-rank";
+import {
+  assignShards,
+  entryHighlights,
+  folderHash,
+  mergeShards,
+  searchShard,
+  type ShardResult,
+} from "../core/mention-shards";
 import { bundleEntry } from "./bundle-entry";
 
 /** Smaller catalogs rank in one thread: handing half a keystroke over costs more than it saves. */
@@ -33,7 +48,16 @@ const STAGES = 3;
  * not wait (the other will not make up the rest); a count that does not come within COUNTS_WAIT_MS
  * counts as none, which is only slower, never wrong.
  */
-export function countsTogether(slots: Int32Array, mine: number, theirs: number, seq: number, limit: number, stage: Stage, count: number, wait = true): number {
+export function countsTogether(
+  slots: Int32Array,
+  mine: number,
+  theirs: number,
+  seq: number,
+  limit: number,
+  stage: Stage,
+  count: number,
+  wait = true,
+): number {
   const at = stage * SLOTS_PER_STAGE;
   Atomics.store(slots, at + mine + 1, count);
   Atomics.store(slots, at + mine, seq);
@@ -72,7 +96,11 @@ class Helper {
     const { file, execArgv } = bundleEntry("ranking-shard-worker");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(file, { execArgv, workerData: { searchPort: port2, answered: this.counter.buffer, counts: this.counts.buffer }, transferList: [port2] });
+    this.worker = new Worker(file, {
+      execArgv,
+      workerData: { searchPort: port2, answered: this.counter.buffer, counts: this.counts.buffer },
+      transferList: [port2],
+    });
     this.worker.on("message", (reply: HelperReply) => {
       const build = this.builds.get(reply.shard);
       this.builds.delete(reply.shard);
@@ -99,7 +127,10 @@ class Helper {
     const shard = this.nextShard++;
     const loaded = new Promise<void>((resolve, reject) => this.builds.set(shard, { resolve, reject }));
     const { snapshot, transfer } = index.snapshot();
-    this.worker.postMessage({ op: "load", shard, snapshot, globals } satisfies ShardLoad, [...transfer, globals.buffer as ArrayBuffer]);
+    this.worker.postMessage({ op: "load", shard, snapshot, globals } satisfies ShardLoad, [
+      ...transfer,
+      globals.buffer as ArrayBuffer,
+    ]);
     return { shard, loaded };
   }
 
@@ -154,7 +185,9 @@ export async function stopRankingHelper(): Promise<void> {
 }
 
 /** Shards of indexes dropped without dispose(): released when collected. */
-const unreleased = new FinalizationRegistry<{ helper: Helper; shard: number }>(({ helper, shard }) => helper.dispose(shard));
+const unreleased = new FinalizationRegistry<{ helper: Helper; shard: number }>(({ helper, shard }) =>
+  helper.dispose(shard),
+);
 
 type Half = { index: MentionIndex; globals: Int32Array };
 
@@ -180,13 +213,23 @@ export class ShardedIndex implements RankingIndex {
 
   search(query: string, limit = Infinity, state: SearchState = this.sharedState): SearchResult {
     const remote = this.remote;
-    const seq = remote && !remote.helper.lost ? remote.helper.ask({ shard: remote.shard, query, limit, state: this.stateId(state) }) : undefined;
-    const together = seq === undefined ? undefined : (stage: Stage, count: number, wait?: boolean) => countsTogether(remote!.helper.counts, ASKER, HELPER, seq, limit, stage, count, wait);
+    const seq =
+      remote && !remote.helper.lost
+        ? remote.helper.ask({ shard: remote.shard, query, limit, state: this.stateId(state) })
+        : undefined;
+    const together =
+      seq === undefined
+        ? undefined
+        : (stage: Stage, count: number, wait?: boolean) =>
+            countsTogether(remote!.helper.counts, ASKER, HELPER, seq, limit, stage, count, wait);
     const mine = searchShard(this.mine.index, this.mine.globals, query, limit, state, together);
     let reply = seq === undefined ? undefined : remote!.helper.answer(seq);
     if (!reply?.result) {
       this.takeOver(reply?.error ?? (remote ? "the ranking helper was lost" : "the helper's half was released"));
-      reply = { seq: 0, result: searchShard(this.theirs!.index, this.theirs!.globals, query, limit, this.theirState(state)) };
+      reply = {
+        seq: 0,
+        result: searchShard(this.theirs!.index, this.theirs!.globals, query, limit, this.theirState(state)),
+      };
     }
     return mergeShards([mine, reply.result!], limit);
   }
@@ -213,7 +256,10 @@ export class ShardedIndex implements RankingIndex {
     if (this.theirs) return;
     this.log(`ranking in one thread from now on: ${reason}`);
     this.dispose();
-    this.theirs = { index: new MentionIndex(Array.from(this.remoteGlobals, this.entryAt)), globals: this.remoteGlobals };
+    this.theirs = {
+      index: new MentionIndex(Array.from(this.remoteGlobals, this.entryAt)),
+      globals: this.remoteGlobals,
+    };
   }
 
   /** Narrowing states for the half taken over, one per caller state. */
@@ -240,7 +286,8 @@ export async function buildRankingIndex(
   if (entries.length < SHARD_MIN_ENTRIES || os.availableParallelism() < 2) return MentionIndex.build(entries, pause);
   const folderOf = new Int32Array(entries.length);
   for (let from = 0; from < entries.length; from += SLICE) {
-    for (let i = from; i < Math.min(entries.length, from + SLICE); i++) folderOf[i] = folderHash(entries[i]!.path, entries[i]!.nameStart);
+    for (let i = from; i < Math.min(entries.length, from + SLICE); i++)
+      folderOf[i] = folderHash(entries[i]!.path, entries[i]!.nameStart);
     await pause();
   }
   const shardOf = assignShards(folderOf, 2);
@@ -250,11 +297,17 @@ export async function buildRankingIndex(
     return Int32Array.from(globals);
   };
   const [mineGlobals, theirGlobals] = [globalsOf(0), globalsOf(1)];
-  const mine = await MentionIndex.build(Array.from(mineGlobals, (i) => entries[i]!), pause);
+  const mine = await MentionIndex.build(
+    Array.from(mineGlobals, (i) => entries[i]!),
+    pause,
+  );
   // The helper's half is built here too and moved there whole: the helper then holds the index and
   // nothing else, where building it there would leave it the build's garbage (hundreds of MB at a
   // million paths, which its heap keeps until it feels the need to collect).
-  const theirs = await MentionIndex.build(Array.from(theirGlobals, (i) => entries[i]!), pause);
+  const theirs = await MentionIndex.build(
+    Array.from(theirGlobals, (i) => entries[i]!),
+    pause,
+  );
   const helper = currentHelper(log);
   // A copy of the catalog indices: the one sent is moved to the helper.
   const remote = helper.load(theirs, theirGlobals.slice());
@@ -264,5 +317,11 @@ export async function buildRankingIndex(
     log(`ranking in one thread: ${error instanceof Error ? error.message : String(error)}`);
     return MentionIndex.build(entries, pause);
   }
-  return new ShardedIndex({ index: mine, globals: mineGlobals }, theirGlobals, { helper, shard: remote.shard }, entryAt, log);
+  return new ShardedIndex(
+    { index: mine, globals: mineGlobals },
+    theirGlobals,
+    { helper, shard: remote.shard },
+    entryAt,
+    log,
+  );
 }

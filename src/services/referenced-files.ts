@@ -30,14 +30,19 @@ async function readInside(root: string, relPath: string): Promise<FileRead> {
     // A missing file is the common case for agent files: answered without a thrown system error.
     if (!statSync(joined, { throwIfNoEntry: false })) return missing;
     real = realpathSync.native(joined);
-    if (!isInside(root, real)) return { ok: false, reason: `referenced path "${checked.path}" leads out of the project` };
+    if (!isInside(root, real))
+      return { ok: false, reason: `referenced path "${checked.path}" leads out of the project` };
     stat = statSync(real);
   } catch {
     // A symlink loop, a name too long, a folder without permission: nothing there to read.
     return missing;
   }
   if (!stat.isFile()) return { ok: false, reason: `referenced path "${checked.path}" is not a file` };
-  if (stat.size > MAX_REFERENCED_FILE_BYTES) return { ok: false, reason: `referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB` };
+  if (stat.size > MAX_REFERENCED_FILE_BYTES)
+    return {
+      ok: false,
+      reason: `referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB`,
+    };
   const bytes = await fs.readFile(real).catch(() => undefined);
   if (!bytes) return { ok: false, reason: `referenced file "${checked.path}" cannot be read` };
   if (bytes.includes(0)) return { ok: false, reason: `referenced file "${checked.path}" is not a text file` };
@@ -61,7 +66,11 @@ export async function readReferencedFiles(projectDir: string, relPaths: string[]
 export async function readExistingFiles(projectDir: string, relPaths: readonly string[]): Promise<ReferencedFile[]> {
   if (relPaths.length === 0) return [];
   const root = realpathSync.native(projectDir);
-  const reads = await Promise.all([...new Set(relPaths)].map((relPath) => readInside(root, relPath).catch((): FileRead => ({ ok: false, reason: "unreadable" }))));
+  const reads = await Promise.all(
+    [...new Set(relPaths)].map((relPath) =>
+      readInside(root, relPath).catch((): FileRead => ({ ok: false, reason: "unreadable" })),
+    ),
+  );
   return reads.flatMap((read) => (read.ok ? [read.file] : []));
 }
 

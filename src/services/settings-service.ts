@@ -64,7 +64,8 @@ export class SettingsService {
   appLayer(): AppSettings {
     const stored = this.deps.app.read();
     // Validation is the costly part; the store hands back the same object while the row is unchanged.
-    if (this.validatedApp?.stored !== stored) this.validatedApp = { stored, value: validateLayer(stored, appSettingsShape).value };
+    if (this.validatedApp?.stored !== stored)
+      this.validatedApp = { stored, value: validateLayer(stored, appSettingsShape).value };
     return this.validatedApp.value;
   }
 
@@ -80,7 +81,10 @@ export class SettingsService {
     const next = this.deps.app.update((current) => {
       const merged = applyPatch(current, patch);
       rejected = issuesForTouchedKeys(merged, touched, appSettingsShape);
-      unbound = rejected.length > 0 ? undefined : unboundSecret(secrets, resolveLayers(this.deps.defaults, validateLayer(merged, appSettingsShape).value));
+      unbound =
+        rejected.length > 0
+          ? undefined
+          : unboundSecret(secrets, resolveLayers(this.deps.defaults, validateLayer(merged, appSettingsShape).value));
       return rejected.length > 0 || unbound ? current : merged;
     });
     if (rejected.length > 0) throw invalid("app settings are invalid", rejected);
@@ -118,7 +122,8 @@ export class SettingsService {
   /** Validation of an unchanged file is reused: the snapshot hands back the same object. */
   private validatedProject(raw: JsonObject): { value: JsonObject; issues: LayerIssue[] } {
     let validated = this.validatedProjects.get(raw);
-    if (!validated) this.validatedProjects.set(raw, (validated = validateProjectLayer(raw, projectSettingsShape, APP_ONLY_KEYS)));
+    if (!validated)
+      this.validatedProjects.set(raw, (validated = validateProjectLayer(raw, projectSettingsShape, APP_ONLY_KEYS)));
     return validated;
   }
 
@@ -132,7 +137,11 @@ export class SettingsService {
       const merged = applyPatch(raw, patch);
       const issues = issuesForTouchedKeys(merged, Object.keys(patch), projectSettingsShape);
       if (issues.length > 0) throw invalid("project settings are invalid", issues);
-      const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateProjectLayer(merged, projectSettingsShape, APP_ONLY_KEYS).value;
+      const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateProjectLayer(
+        merged,
+        projectSettingsShape,
+        APP_ONLY_KEYS,
+      ).value;
       const resolvedAfter = resolveLayers(this.deps.defaults, this.appLayer(), projectValue);
       const unbound = unboundSecret(secrets, resolvedAfter);
       if (unbound) throw unboundError(unbound);
@@ -146,7 +155,10 @@ export class SettingsService {
    * Read-modify-write of a project's stored settings object (file or database), serialised per
    * project. Refuses (409) when `.app.json` cannot be parsed: it is never overwritten.
    */
-  async updateProjectRaw(project: ProjectRow, change: (raw: JsonObject) => JsonObject | Promise<JsonObject>): Promise<ProjectLayer> {
+  async updateProjectRaw(
+    project: ProjectRow,
+    change: (raw: JsonObject) => JsonObject | Promise<JsonObject>,
+  ): Promise<ProjectLayer> {
     const layer = await this.projectLock.run(project.id, async () => {
       const current = await this.readProjectLayer(project);
       if (!current.raw) throw unreadableFile(current);
@@ -181,7 +193,9 @@ export class SettingsService {
         }
       } else {
         if ((await readProjectFile(project.dir)).state !== "missing") {
-          throw conflict(`a ${path.basename(projectFilePath(project.dir))} appeared in the project; move it away before switching back`);
+          throw conflict(
+            `a ${path.basename(projectFilePath(project.dir))} appeared in the project; move it away before switching back`,
+          );
         }
         await writeProjectFile(project.dir, settings);
         this.deps.projectRows.delete(project.id);
@@ -255,7 +269,9 @@ export class SettingsService {
   async bindLegacyCredentials(): Promise<void> {
     const appResolved = resolveLayers(this.deps.defaults, this.appLayer());
     await this.deps.credentials.bindLegacy((kind, id) => entryOrigin(appResolved, kind, id));
-    const plain = extractSecrets(this.deps.app.read()).secrets.filter((change) => change.slot.startsWith("header/") && change.value !== null);
+    const plain = extractSecrets(this.deps.app.read()).secrets.filter(
+      (change) => change.slot.startsWith("header/") && change.value !== null,
+    );
     // A header whose entry has no base URL stays as it is (responses still hide it) rather than be lost.
     if (plain.length === 0 || unboundSecret(plain, appResolved)) return;
     await this.applySecrets(plain, appResolved);
@@ -326,9 +342,13 @@ function unboundSecret(changes: SecretChange[], resolvedAfter: JsonObject): Secr
 
 function unboundError(change: SecretChange): AppError {
   const entry = change.kind === "models" ? `model "${change.id}"` : `provider "${change.id}"`;
-  return invalid(`${entry} has no provider with a valid baseUrl, so its key cannot be bound to a server; set the baseUrl first`);
+  return invalid(
+    `${entry} has no provider with a valid baseUrl, so its key cannot be bound to a server; set the baseUrl first`,
+  );
 }
 
 function unreadableFile(layer: ProjectLayer): AppError {
-  return conflict(`${layer.error ?? "the project settings file cannot be read"}; fix the file first, Parley will not overwrite it`);
+  return conflict(
+    `${layer.error ?? "the project settings file cannot be read"}; fix the file first, Parley will not overwrite it`,
+  );
 }

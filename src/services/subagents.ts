@@ -54,7 +54,12 @@ export class Subagents {
     const { snapshot, chat, callId } = run;
     const agent = this.requireAgent(snapshot, run.agent);
     const modelId = this.modelFor(snapshot, chat, run.agent);
-    if (!modelId) return { ok: false, output: `the agent "${agent.name}" has no model: pin one in its settings or choose one for the chat`, model: "" };
+    if (!modelId)
+      return {
+        ok: false,
+        output: `the agent "${agent.name}" has no model: pin one in its settings or choose one for the chat`,
+        model: "",
+      };
     let resolved;
     try {
       resolved = await this.env.deps.connections.forModel(snapshot.settings, modelId);
@@ -68,7 +73,10 @@ export class Subagents {
     // The agent's allowlist under the project's gates; a listed tool that is `off` is silently not offered.
     const tools = candidates.filter((name) => name !== "subagent" && toolGate(name, gates) !== "off");
     let failure: string | undefined;
-    const messages: UpstreamMessage[] = [...(prompt ? [{ role: "system" as const, content: prompt.content }] : []), { role: "user", content: run.task }];
+    const messages: UpstreamMessage[] = [
+      ...(prompt ? [{ role: "system" as const, content: prompt.content }] : []),
+      { role: "user", content: run.task },
+    ];
     const result = await runAgentLoop({
       resolved,
       messages,
@@ -82,7 +90,16 @@ export class Subagents {
         if (event.event === "error") failure = event.data.message;
         else if (event.event !== "text.delta" && event.event !== "reasoning.delta") run.emit(event);
       },
-      toolContext: this.env.context({ chatId: chat.id, snapshot, root: run.root, turnId: run.turnId, signal: run.signal, emit: run.emit, tools, parentCallId: callId }),
+      toolContext: this.env.context({
+        chatId: chat.id,
+        snapshot,
+        root: run.root,
+        turnId: run.turnId,
+        signal: run.signal,
+        emit: run.emit,
+        tools,
+        parentCallId: callId,
+      }),
       callIdPrefix: `${callId}_sub`,
       hooks: {
         stepDone: () => {},
@@ -92,14 +109,24 @@ export class Subagents {
             role: "tool",
             content,
             status: "complete",
-            meta: { turnId: run.turnId, callId: call.id, name: call.name, ok: outcome.ok, arguments: outcome.arguments, parentCallId: callId, ...(outcome.diff ? { diff: outcome.diff } : {}) },
+            meta: {
+              turnId: run.turnId,
+              callId: call.id,
+              name: call.name,
+              ok: outcome.ok,
+              arguments: outcome.arguments,
+              parentCallId: callId,
+              ...(outcome.diff ? { diff: outcome.diff } : {}),
+            },
           });
         },
         usageOf: (outcome, sent) => this.env.stepUsage(outcome, sent, this.env.pricing(snapshot, resolved)),
       },
     });
     const ok = result.finishReason !== "error" && result.finishReason !== "cancelled";
-    const output = failure ? `the agent stopped: ${failure}` : result.text || (ok ? "(the agent gave no answer)" : `the agent stopped (${result.finishReason})`);
+    const output = failure
+      ? `the agent stopped: ${failure}`
+      : result.text || (ok ? "(the agent gave no answer)" : `the agent stopped (${result.finishReason})`);
     return { ok, output, model: resolved.modelId, ...(result.total ? { usage: result.total } : {}) };
   }
 }

@@ -68,7 +68,8 @@ export class ToolEnvironment {
       ...(params.runSubagent ? { runSubagent: params.runSubagent } : {}),
       ...(mcp
         ? {
-            mcpCall: (name: string, args: unknown, callSignal: AbortSignal) => mcp.call(snapshot, name, args, callSignal),
+            mcpCall: (name: string, args: unknown, callSignal: AbortSignal) =>
+              mcp.call(snapshot, name, args, callSignal),
             mcpValidate: (name: string, args: unknown) => mcp.validate(snapshot, name, args),
           }
         : {}),
@@ -76,7 +77,8 @@ export class ToolEnvironment {
   }
 
   pricing(snapshot: ProjectSnapshot, resolved: ResolvedConnection): Pricing | undefined {
-    const catalog = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as Pricing | undefined;
+    const catalog = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as
+      Pricing | undefined;
     return effectivePricing(userPricing(modelEntries(snapshot.settings), resolved.modelId), catalog);
   }
 
@@ -84,12 +86,24 @@ export class ToolEnvironment {
   stepUsage(outcome: StepOutcome, messages: UpstreamMessage[], pricing: Pricing | undefined): Usage {
     // A request that failed before anything came back (unreachable, refused) cost nothing.
     if (!outcome.usage && outcome.error && !outcome.text && outcome.toolCalls.length === 0) {
-      return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: 0, costSource: "estimate" };
+      return {
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+        cost: 0,
+        costSource: "estimate",
+      };
     }
     if (outcome.usage) {
-      return normalizeUsage(outcome.usage, pricing, (field, value) => this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`));
+      return normalizeUsage(outcome.usage, pricing, (field, value) =>
+        this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`),
+      );
     }
-    const sent = messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+    const sent = messages
+      .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+      .join("\n");
     return estimateUsage(sent, outcome.text + outcome.toolCalls.map((c) => c.arguments).join(""), pricing);
   }
 }

@@ -35,9 +35,19 @@ async function currentHash(root: string, rel: string): Promise<string | null> {
 }
 
 const refused = (paths: { path: string; reason: string }[]) =>
-  new AppError("conflict", `these files lead out of the project or into .git/ now, so Parley will not write them: ${paths.map((p) => p.path).join(", ")}`, paths);
+  new AppError(
+    "conflict",
+    `these files lead out of the project or into .git/ now, so Parley will not write them: ${paths.map((p) => p.path).join(", ")}`,
+    paths,
+  );
 
-export async function revertTurn(checkpoints: CheckpointsRepo, chatId: string, turnId: string, projectDir: string, force: boolean): Promise<RevertResult> {
+export async function revertTurn(
+  checkpoints: CheckpointsRepo,
+  chatId: string,
+  turnId: string,
+  projectDir: string,
+  force: boolean,
+): Promise<RevertResult> {
   const entries = checkpoints.forTurn(chatId, turnId);
   if (entries.length === 0) throw notFound(`turn ${turnId} of this chat changed no files`);
   const root = await fs.realpath(projectDir);
@@ -47,9 +57,14 @@ export async function revertTurn(checkpoints: CheckpointsRepo, chatId: string, t
   const targets = resolved as Target[];
   if (!force) {
     const changed: string[] = [];
-    for (const { entry, rel } of targets) if ((await currentHash(root, rel)) !== entry.afterSha256) changed.push(entry.path);
+    for (const { entry, rel } of targets)
+      if ((await currentHash(root, rel)) !== entry.afterSha256) changed.push(entry.path);
     if (changed.length > 0) {
-      throw new AppError("conflict", `changed since this turn: ${changed.join(", ")}; revert with {"force": true} to overwrite them`, changed.map((file) => ({ path: file })));
+      throw new AppError(
+        "conflict",
+        `changed since this turn: ${changed.join(", ")}; revert with {"force": true} to overwrite them`,
+        changed.map((file) => ({ path: file })),
+      );
     }
   }
   const result: RevertResult = { restored: [], removed: [] };

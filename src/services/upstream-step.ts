@@ -57,7 +57,11 @@ export async function streamStep(options: StepOptions): Promise<StepOutcome> {
         } else if (part.type === "error") {
           received = true;
           const message = withoutSecret(part.message, connectionSecrets(resolved.connection));
-          outcome.error = { message, ...(part.status !== undefined ? { status: part.status } : {}), retryable: isRetryableFailure(part.status, message) };
+          outcome.error = {
+            message,
+            ...(part.status !== undefined ? { status: part.status } : {}),
+            retryable: isRetryableFailure(part.status, message),
+          };
           outcome.finishReason = "error";
         }
       }
@@ -73,8 +77,18 @@ export async function streamStep(options: StepOptions): Promise<StepOutcome> {
           : `cannot reach the gateway (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
       const retryable = isRetryableFailure(status, message);
       // A stream cut before its first token may be sent again; one cut mid-answer is not resent.
-      if (!received && retryable && !(error instanceof StreamDroppedError) && options.autoRetry && attempt < MAX_RETRIES) {
-        const delay = retryDelayMs(attempt, options.retryBaseMs, error instanceof UpstreamError ? error.retryAfter : undefined);
+      if (
+        !received &&
+        retryable &&
+        !(error instanceof StreamDroppedError) &&
+        options.autoRetry &&
+        attempt < MAX_RETRIES
+      ) {
+        const delay = retryDelayMs(
+          attempt,
+          options.retryBaseMs,
+          error instanceof UpstreamError ? error.retryAfter : undefined,
+        );
         try {
           await sleep(delay, undefined, { signal });
         } catch {
@@ -82,7 +96,11 @@ export async function streamStep(options: StepOptions): Promise<StepOutcome> {
         }
         continue;
       }
-      return { ...outcome, finishReason: "error", error: { message, ...(status !== undefined ? { status } : {}), retryable } };
+      return {
+        ...outcome,
+        finishReason: "error",
+        error: { message, ...(status !== undefined ? { status } : {}), retryable },
+      };
     }
   }
 }

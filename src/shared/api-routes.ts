@@ -84,11 +84,21 @@ export const chatWithMessagesSchema = chatSchema.extend({ messages: z.array(mess
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
 
 /** A built-in prompt profile (GET /api/prompts/defaults). */
-export const promptProfileSchema = z.object({ id: z.string(), title: z.string(), systemMessage: z.string(), tag: z.literal("default") });
+export const promptProfileSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  systemMessage: z.string(),
+  tag: z.literal("default"),
+});
 export type PromptProfile = z.infer<typeof promptProfileSchema>;
 
 /** A signed-in gateway account; `label` is the first characters of its key. */
-export const gatewayAccountSchema = z.object({ id: z.string(), label: z.string(), createdAt: z.string(), active: z.boolean() });
+export const gatewayAccountSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  createdAt: z.string(),
+  active: z.boolean(),
+});
 export type GatewayAccount = z.infer<typeof gatewayAccountSchema>;
 
 export const oauthStartBodySchema = z.strictObject({ returnTo: z.string().optional() });
@@ -116,20 +126,43 @@ export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 
 // ---- Access: password, passkeys and browser sessions (contract 6.7) ------------------------------
 
-export const accessStatusSchema = z.object({ passwordSet: z.boolean(), passkeys: z.number(), authenticated: z.boolean() });
+export const accessStatusSchema = z.object({
+  passwordSet: z.boolean(),
+  passkeys: z.number(),
+  authenticated: z.boolean(),
+});
 export type AccessStatus = z.infer<typeof accessStatusSchema>;
 /** `current` is needed to change or clear a password that is set; the server wants 12 characters or more. */
-export const passwordBodySchema = z.strictObject({ current: z.string().max(1024).optional(), next: z.string().max(1024) });
+export const passwordBodySchema = z.strictObject({
+  current: z.string().max(1024).optional(),
+  next: z.string().max(1024),
+});
 export const clearPasswordBodySchema = z.strictObject({ current: z.string().max(1024) });
 export const loginBodySchema = z.strictObject({ password: z.string().max(1024) });
 /** A browser session; `id` is what DELETE takes (never the cookie itself). */
-export const accessSessionSchema = z.object({ id: z.string(), createdAt: z.string(), lastSeenAt: z.string(), userAgent: z.string(), current: z.boolean() });
+export const accessSessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  userAgent: z.string(),
+  current: z.boolean(),
+});
 export type AccessSession = z.infer<typeof accessSessionSchema>;
-export const passkeySchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
 export type Passkey = z.infer<typeof passkeySchema>;
 export const passkeyNameSchema = z.string().trim().min(1).max(100);
 /** A WebAuthn credential as @simplewebauthn/browser hands it over; the server's library checks the rest. */
-export const credentialResponseSchema = z.looseObject({ id: z.string().max(2048), rawId: z.string().max(2048), type: z.literal("public-key"), response: z.looseObject({}) });
+export const credentialResponseSchema = z.looseObject({
+  id: z.string().max(2048),
+  rawId: z.string().max(2048),
+  type: z.literal("public-key"),
+  response: z.looseObject({}),
+});
 /** PublicKeyCredentialCreationOptionsJSON / …RequestOptionsJSON: the fields the UI relies on, the rest kept. */
 export const registrationOptionsSchema = z.looseObject({
   challenge: z.string(),
@@ -164,7 +197,9 @@ export const mentionCatalogSchema = z.object({
   model: z.string().nullable(),
 });
 /** App settings rows that could not be read, kept aside instead of overwritten. */
-export const quarantinedSettingsSchema = z.array(z.object({ key: z.string(), value: z.string(), createdAt: z.string() }));
+export const quarantinedSettingsSchema = z.array(
+  z.object({ key: z.string(), value: z.string(), createdAt: z.string() }),
+);
 /** The generated OpenAPI 3.1 document; its inside is checked by its own test, not by this schema. */
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
@@ -221,7 +256,10 @@ export const apiRoutes = {
   "POST /api/actions/:id/run": { body: actionRunBodySchema, response: dispatchResultSchema },
   "GET /api/agents": { query: projectDirQuerySchema, response: z.array(agentEntrySchema) },
   /** Sets (or with null clears) an agent's prompt in `.app.json`; 404 unknown agent or prompt. */
-  "PUT /api/agents/:name/prompt": { body: z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() }), response: noContent },
+  "PUT /api/agents/:name/prompt": {
+    body: z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() }),
+    response: noContent,
+  },
   "GET /api/actions": { query: projectDirQuerySchema, response: z.array(actionEntrySchema) },
   /**
    * The @ popup's ranked rows. With `clientId`, a keystroke a newer one of the same client replaced
@@ -229,7 +267,10 @@ export const apiRoutes = {
    */
   "GET /api/mentions/search": { query: mentionSearchQuerySchema, response: z.array(rankedMentionSchema) },
   /** Everything the @ popup offers before a keystroke; `chatId` picks the chat's model. */
-  "GET /api/mentions/catalog": { query: z.object({ projectDir: z.string(), chatId: z.string().optional() }), response: mentionCatalogSchema },
+  "GET /api/mentions/catalog": {
+    query: z.object({ projectDir: z.string(), chatId: z.string().optional() }),
+    response: mentionCatalogSchema,
+  },
 
   /** Every server the project has (app and project layers), started or not. */
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },
@@ -242,7 +283,10 @@ export const apiRoutes = {
 
   /** `?projectDir=` (the project's prompts and the app's it inherits) wins over `?scope=app`. */
   "GET /api/prompts": {
-    query: z.union([projectDirQuerySchema.extend({ scope: z.literal("app").optional() }), z.object({ scope: z.literal("app") })]),
+    query: z.union([
+      projectDirQuerySchema.extend({ scope: z.literal("app").optional() }),
+      z.object({ scope: z.literal("app") }),
+    ]),
     response: z.array(promptSchema),
   },
   "GET /api/prompts/defaults": { response: z.array(promptProfileSchema) },
@@ -258,10 +302,21 @@ export const apiRoutes = {
   "GET /api/settings/app/quarantine": { response: quarantinedSettingsSchema },
   "PATCH /api/settings/app": { body: appSettingsPatchSchema, response: appSettingsViewSchema },
   "GET /api/settings/project": { query: projectDirQuerySchema, response: projectSettingsAnswerSchema },
-  "PATCH /api/settings/project": { query: projectDirQuerySchema, body: projectSettingsPatchSchema, response: projectSettingsAnswerSchema },
-  "PUT /api/settings/project/storage": { query: projectDirQuerySchema, body: storageBodySchema, response: projectSettingsAnswerSchema },
+  "PATCH /api/settings/project": {
+    query: projectDirQuerySchema,
+    body: projectSettingsPatchSchema,
+    response: projectSettingsAnswerSchema,
+  },
+  "PUT /api/settings/project/storage": {
+    query: projectDirQuerySchema,
+    body: storageBodySchema,
+    response: projectSettingsAnswerSchema,
+  },
   /** `provenance`: the layer (default, app, project) of each value, in the shape of `settings`. */
-  "GET /api/settings/resolved": { query: optionalProjectDirQuery, response: z.object({ settings: resolvedSettingsViewSchema, provenance: provenanceSchema }) },
+  "GET /api/settings/resolved": {
+    query: optionalProjectDirQuery,
+    response: z.object({ settings: resolvedSettingsViewSchema, provenance: provenanceSchema }),
+  },
 
   "GET /api/access/status": { response: accessStatusSchema },
   /** Sets or changes the password (204); every session ends, and the caller gets a fresh one. 403 wrong `current`. */
@@ -277,16 +332,35 @@ export const apiRoutes = {
   "PATCH /api/access/passkeys/:id": { body: z.strictObject({ name: passkeyNameSchema }), response: noContent },
   "DELETE /api/access/passkeys/:id": { response: noContent },
   /** 400 on an IP address (the message names http://localhost:PORT/). */
-  "POST /api/access/passkeys/register/options": { body: z.strictObject({}).optional(), response: registrationOptionsSchema },
+  "POST /api/access/passkeys/register/options": {
+    body: z.strictObject({}).optional(),
+    response: registrationOptionsSchema,
+  },
   /** 201, the new passkey. */
-  "POST /api/access/passkeys/register/verify": { body: z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema }), response: passkeySchema, created: true },
+  "POST /api/access/passkeys/register/verify": {
+    body: z.strictObject({ name: passkeyNameSchema, response: credentialResponseSchema }),
+    response: passkeySchema,
+    created: true,
+  },
   /** Public; 429 while sign-in is locked, whatever the body. */
-  "POST /api/access/login/passkey/options": { body: z.strictObject({}).optional(), response: authenticationOptionsSchema },
-  "POST /api/access/login/passkey/verify": { body: z.strictObject({ response: credentialResponseSchema }), response: noContent },
+  "POST /api/access/login/passkey/options": {
+    body: z.strictObject({}).optional(),
+    response: authenticationOptionsSchema,
+  },
+  "POST /api/access/login/passkey/verify": {
+    body: z.strictObject({ response: credentialResponseSchema }),
+    response: noContent,
+  },
 
-  "GET /api/providers/gateway/models": { query: z.object({ slice: modelSliceSchema.default("text") }), response: z.array(catalogModelSchema) },
+  "GET /api/providers/gateway/models": {
+    query: z.object({ slice: modelSliceSchema.default("text") }),
+    response: z.array(catalogModelSchema),
+  },
   "GET /api/providers/gateway/credits": { response: creditsAnswerSchema },
-  "POST /api/providers/gateway/oauth/start": { body: oauthStartBodySchema.default({}), response: oauthStartAnswerSchema },
+  "POST /api/providers/gateway/oauth/start": {
+    body: oauthStartBodySchema.default({}),
+    response: oauthStartAnswerSchema,
+  },
   "GET /api/providers/gateway/accounts": { response: z.array(gatewayAccountSchema) },
   "POST /api/providers/gateway/accounts/:id/activate": { response: noContent },
   "DELETE /api/providers/gateway/accounts/:id": { response: noContent },
@@ -312,7 +386,10 @@ export const streamRoutes = {
    * Follows the chat's live turn, replayed after the `Last-Event-ID` header (or `?after=`, for a
    * client that cannot set headers; a malformed one counts as none); 204 when no turn is live.
    */
-  "GET /api/chats/:id/stream": { query: z.object({ after: z.string().optional().catch(undefined) }), events: streamEventSchemas },
+  "GET /api/chats/:id/stream": {
+    query: z.object({ after: z.string().optional().catch(undefined) }),
+    events: streamEventSchemas,
+  },
   /** `ready` is sent once when the stream opens. */
   "GET /api/events": { events: { ...appEventSchemas, ready: z.object({}) } },
 } as const satisfies Record<string, { query?: z.ZodType; body?: z.ZodType; events: Record<string, z.ZodType> }>;

@@ -31,6 +31,11 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   /** Open a URL in the system browser (sign-in with the gateway). */
   z.object({ type: z.literal("openExternal"), url: z.url() }),
   /** Open an editor diff of a file a turn changed (the file change card's "Open diff"). */
-  z.object({ type: z.literal("openDiff"), chatId: z.string().min(1), turnId: z.string().min(1), path: z.string().min(1) }),
+  z.object({
+    type: z.literal("openDiff"),
+    chatId: z.string().min(1),
+    turnId: z.string().min(1),
+    path: z.string().min(1),
+  }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

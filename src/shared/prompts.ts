@@ -11,7 +11,9 @@ export function readIcon(value: unknown): PromptIcon {
 export const promptScopeSchema = z.enum(["app", "project"]);
 export type PromptScope = z.infer<typeof promptScopeSchema>;
 
-export const promptIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "ids use letters, digits, '.', '_' and '-' (at most 64)");
+export const promptIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "ids use letters, digits, '.', '_' and '-' (at most 64)");
 
 export const presetInputSchema = z.strictObject({
   tools: z.array(z.string()).max(500).optional(),
@@ -33,11 +35,17 @@ export type PromptInput = z.infer<typeof promptInputSchema>;
 
 export const promptWriteBodySchema = z
   .strictObject({ scope: promptScopeSchema, projectDir: z.string().optional(), prompt: promptInputSchema })
-  .refine((body) => body.scope === "app" || body.projectDir !== undefined, { message: "projectDir is required for project scope", path: ["projectDir"] });
+  .refine((body) => body.scope === "app" || body.projectDir !== undefined, {
+    message: "projectDir is required for project scope",
+    path: ["projectDir"],
+  });
 
 export const promptDeleteQuerySchema = z
   .object({ scope: promptScopeSchema, projectDir: z.string().optional() })
-  .refine((q) => q.scope === "app" || q.projectDir !== undefined, { message: "projectDir is required for project scope", path: ["projectDir"] });
+  .refine((q) => q.scope === "app" || q.projectDir !== undefined, {
+    message: "projectDir is required for project scope",
+    path: ["projectDir"],
+  });
 
 /** A stored prompt, read leniently: old or hand-edited entries still load. */
 export const storedPromptSchema = z.looseObject({
@@ -53,7 +61,11 @@ export const storedPromptSchema = z.looseObject({
 });
 export type StoredPrompt = z.infer<typeof storedPromptSchema>;
 
-export const presetSchema = z.object({ tools: z.array(z.string()).optional(), agentFiles: z.boolean().optional(), skills: z.boolean().optional() });
+export const presetSchema = z.object({
+  tools: z.array(z.string()).optional(),
+  agentFiles: z.boolean().optional(),
+  skills: z.boolean().optional(),
+});
 
 export const promptSchema = z.object({
   id: z.string(),

@@ -27,14 +27,18 @@ export const modelEntrySchema = z.looseObject({
   headers: headersSchema.optional(),
   apiKey: z.string().optional(),
   /** USD per token, set by the user for a server that reports no cost (self-hosted, proxies). */
-  pricing: z.strictObject({ prompt: z.number().nonnegative().max(1), completion: z.number().nonnegative().max(1) }).optional(),
+  pricing: z
+    .strictObject({ prompt: z.number().nonnegative().max(1), completion: z.number().nonnegative().max(1) })
+    .optional(),
   /** `transcription` marks a speech-to-text model the server's list does not label as one. */
   kind: z.enum(["chat", "transcription"]).optional(),
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
 /** A stable MCP server id: tool ids are `mcp__<id>__<tool>`. */
-export const mcpServerIdSchema = z.string().regex(/^[a-z0-9-]{1,32}$/, "lowercase letters, digits and -, 1 to 32 characters");
+export const mcpServerIdSchema = z
+  .string()
+  .regex(/^[a-z0-9-]{1,32}$/, "lowercase letters, digits and -, 1 to 32 characters");
 
 /**
  * An MCP server (contract 6.4). `env` and `headers` values are secrets: stored in the secret store,
@@ -119,8 +123,7 @@ export const APP_ONLY_KEYS: readonly string[] = Object.keys(appOnlyShape);
 export const projectSettingsShape = { ...sharedShape, ...projectOnlyShape };
 
 export type AppSettings = Partial<z.infer<z.ZodObject<typeof appSettingsShape>>> & Record<string, unknown>;
-export type ProjectSettings = Partial<z.infer<z.ZodObject<typeof projectSettingsShape>>> &
-  Record<string, unknown>;
+export type ProjectSettings = Partial<z.infer<z.ZodObject<typeof projectSettingsShape>>> & Record<string, unknown>;
 
 /** defaults < app < project, as the services read it: every known key typed, unknown keys kept. */
 export const resolvedSettingsShape = { ...appSettingsShape, ...projectSettingsShape };
@@ -130,7 +133,10 @@ export type ResolvedSettings = Partial<z.infer<z.ZodObject<typeof resolvedSettin
 export type RedactedEntry<E> = Omit<E, "apiKey"> & { hasApiKey: boolean };
 
 /** Settings as a client receives them (GET /api/settings/app, /resolved, the project's `project`). */
-export type SettingsView<S extends { providers?: ProviderEntry[]; models?: ModelEntry[] }> = Omit<S, "providers" | "models"> & {
+export type SettingsView<S extends { providers?: ProviderEntry[]; models?: ModelEntry[] }> = Omit<
+  S,
+  "providers" | "models"
+> & {
   providers?: RedactedEntry<ProviderEntry>[];
   models?: RedactedEntry<ModelEntry>[];
 };
@@ -147,7 +153,8 @@ function patchSchema<S extends Record<string, z.ZodType>>(shape: S) {
   const entryPatch = z.looseObject({ id: z.string().min(1), $remove: z.literal(true).optional() });
   const fields: Record<string, z.ZodType> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    const value = key === "providers" || key === "models" || key === "mcpServers" ? z.array(entryPatch) : nestedNulls(schema);
+    const value =
+      key === "providers" || key === "models" || key === "mcpServers" ? z.array(entryPatch) : nestedNulls(schema);
     fields[key] = value.nullable().optional();
   }
   return z.strictObject(fields);
@@ -159,10 +166,12 @@ function patchSchema<S extends Record<string, z.ZodType>>(shape: S) {
  * value. The merged result is validated against the plain schema afterwards.
  */
 function nestedNulls(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodRecord) return z.record(schema.keyType as z.ZodString, (schema.valueType as z.ZodType).nullable());
+  if (schema instanceof z.ZodRecord)
+    return z.record(schema.keyType as z.ZodString, (schema.valueType as z.ZodType).nullable());
   if (schema instanceof z.ZodObject) {
     const shape: Record<string, z.ZodType> = {};
-    for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) shape[key] = field.nullable().optional();
+    for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>))
+      shape[key] = field.nullable().optional();
     // Strict like the body itself: `{"chat": {"maxStep": 5}}` is a typo to refuse, not a 200 that saved nothing.
     return z.strictObject(shape);
   }
@@ -178,6 +187,8 @@ export const settingsLayerNameSchema = z.enum(["default", "app", "project"]);
 export type SettingsLayerName = z.infer<typeof settingsLayerNameSchema>;
 /** GET /api/settings/resolved `provenance`: the settings' shape, with the layer name at each value. */
 export type Provenance = { [key: string]: SettingsLayerName | Provenance };
-export const provenanceSchema: z.ZodType<Provenance> = z.lazy(() => z.record(z.string(), z.union([settingsLayerNameSchema, provenanceSchema])));
+export const provenanceSchema: z.ZodType<Provenance> = z.lazy(() =>
+  z.record(z.string(), z.union([settingsLayerNameSchema, provenanceSchema])),
+);
 
 export const storageBodySchema = z.strictObject({ dbBacked: z.boolean() });

@@ -13,13 +13,37 @@ export const streamEventSchemas = {
   "text.delta": z.object({ text: z.string() }),
   "reasoning.delta": z.object({ text: z.string() }),
   // Tool events of a subagent's own calls carry `parentCallId` (the subagent call they belong to).
-  "tool.call": z.object({ callId: z.string(), name: z.string(), arguments: z.unknown(), parentCallId: z.string().optional() }),
-  "tool.approval": z.object({ callId: z.string(), name: z.string(), arguments: z.unknown(), parentCallId: z.string().optional() }),
-  "tool.question": z.object({ callId: z.string(), question: z.string(), choices: z.array(z.string()).optional(), parentCallId: z.string().optional() }),
+  "tool.call": z.object({
+    callId: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+    parentCallId: z.string().optional(),
+  }),
+  "tool.approval": z.object({
+    callId: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+    parentCallId: z.string().optional(),
+  }),
+  "tool.question": z.object({
+    callId: z.string(),
+    question: z.string(),
+    choices: z.array(z.string()).optional(),
+    parentCallId: z.string().optional(),
+  }),
   // `diff`: for the UI's file change card, the unified diff of each file the call wrote (not sent upstream).
-  "tool.result": z.object({ callId: z.string(), name: z.string(), ok: z.boolean(), output: z.unknown(), diff: z.string().optional(), parentCallId: z.string().optional() }),
+  "tool.result": z.object({
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    output: z.unknown(),
+    diff: z.string().optional(),
+    parentCallId: z.string().optional(),
+  }),
   /** The chat's task list (from the `task` tool), whole. */
-  "task.update": z.object({ items: z.array(z.object({ title: z.string(), status: z.enum(["pending", "in_progress", "done"]) })) }),
+  "task.update": z.object({
+    items: z.array(z.object({ title: z.string(), status: z.enum(["pending", "in_progress", "done"]) })),
+  }),
   /** A `report_progress` note: the turn's status line. */
   progress: z.object({ message: z.string() }),
   usage: usageSchema,

@@ -2,7 +2,10 @@
 import { z } from "zod";
 import { toolGateSchema } from "./settings";
 
-export const approvalBodySchema = z.strictObject({ decision: z.enum(["allow", "deny"]), remember: z.boolean().optional() });
+export const approvalBodySchema = z.strictObject({
+  decision: z.enum(["allow", "deny"]),
+  remember: z.boolean().optional(),
+});
 export const answerBodySchema = z.strictObject({ answer: z.string().max(100_000) });
 export const revertBodySchema = z.strictObject({ force: z.boolean().optional() });
 
@@ -32,7 +35,10 @@ export const dispatchBodySchema = z.strictObject({
   chatId: z.string().min(1),
   tool: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()),
-  callId: z.string().regex(/^[\w-]{1,100}$/).optional(),
+  callId: z
+    .string()
+    .regex(/^[\w-]{1,100}$/)
+    .optional(),
 });
 export const actionRunBodySchema = z.strictObject({ projectDir: z.string(), chatId: z.string().min(1) });
 export const composerRouteBodySchema = z.strictObject({ projectDir: z.string(), text: z.string().max(1_000_000) });
@@ -47,7 +53,12 @@ export const composerRouteSchema = z.discriminatedUnion("kind", [
 export type ComposerRouteResult = z.infer<typeof composerRouteSchema>;
 
 /** A direct subagent run's answer: the agent's final text and the model it ran on. */
-export const subagentResultSchema = z.object({ callId: z.string(), agent: z.string(), model: z.string(), output: z.string() });
+export const subagentResultSchema = z.object({
+  callId: z.string(),
+  agent: z.string(),
+  model: z.string(),
+  output: z.string(),
+});
 /** A dispatched tool's (or an action's) result. */
 export const dispatchResultSchema = z.object({ callId: z.string(), ok: z.boolean(), output: z.unknown() });
 export type DispatchResult = z.infer<typeof dispatchResultSchema>;

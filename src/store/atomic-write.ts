@@ -20,13 +20,23 @@ export async function writeFileAtomic(file: string, data: string | Buffer, mode?
  * is created without following a link, and the rename never follows one at the last component, so
  * nothing but `dir/name` is ever written.
  */
-export async function writeAtomicIn(dir: string, name: string, data: string | Buffer, mode: number, realDir = dir): Promise<void> {
+export async function writeAtomicIn(
+  dir: string,
+  name: string,
+  data: string | Buffer,
+  mode: number,
+  realDir = dir,
+): Promise<void> {
   const tempName = `${name}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
   const temp = path.join(dir, tempName);
   const entry = tempJournal.begin(path.join(realDir, tempName));
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    handle = await fs.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      mode,
+    );
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();

@@ -40,7 +40,10 @@ function toChat(row: ChatRow): Chat {
   };
 }
 
-export type NewChat = Partial<Omit<Chat, "id" | "projectId" | "createdAt" | "updatedAt">> & { projectId: string; title: string };
+export type NewChat = Partial<Omit<Chat, "id" | "projectId" | "createdAt" | "updatedAt">> & {
+  projectId: string;
+  title: string;
+};
 export type ChatChanges = Partial<Omit<Chat, "id" | "projectId" | "createdAt" | "updatedAt">>;
 
 const COLUMN_OF: Record<keyof ChatChanges, string> = {
@@ -66,24 +69,24 @@ export class ChatsRepo {
   create(chat: NewChat): Chat {
     const id = `c_${randomBytes(9).toString("base64url")}`;
     const now = nowIso();
-    statement(this.db, 
-        `INSERT INTO chats (id, project_id, title, prompt_id, card_prompt_id, model_id, agent, tools_json, agent_files, skills, created_at, updated_at)
+    statement(
+      this.db,
+      `INSERT INTO chats (id, project_id, title, prompt_id, card_prompt_id, model_id, agent, tools_json, agent_files, skills, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        chat.projectId,
-        chat.title,
-        chat.promptId ?? null,
-        chat.cardPromptId ?? null,
-        chat.modelId ?? null,
-        chat.agent ?? null,
-        columnValue("tools", chat.tools),
-        fromBool(chat.agentFiles),
-        fromBool(chat.skills),
-        now,
-        now,
-      );
+    ).run(
+      id,
+      chat.projectId,
+      chat.title,
+      chat.promptId ?? null,
+      chat.cardPromptId ?? null,
+      chat.modelId ?? null,
+      chat.agent ?? null,
+      columnValue("tools", chat.tools),
+      fromBool(chat.agentFiles),
+      fromBool(chat.skills),
+      now,
+      now,
+    );
     return this.byId(id)!;
   }
 
@@ -94,15 +97,24 @@ export class ChatsRepo {
 
   /** Newest activity first. */
   listByProject(projectId: string): Chat[] {
-    const rows = statement(this.db, "SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC").all(projectId) as ChatRow[];
+    const rows = statement(
+      this.db,
+      "SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC",
+    ).all(projectId) as ChatRow[];
     return rows.map(toChat);
   }
 
   update(id: string, changes: ChatChanges): Chat | undefined {
-    const keys = (Object.keys(changes) as (keyof ChatChanges)[]).filter((k) => changes[k] !== undefined && k in COLUMN_OF);
+    const keys = (Object.keys(changes) as (keyof ChatChanges)[]).filter(
+      (k) => changes[k] !== undefined && k in COLUMN_OF,
+    );
     const sets = keys.map((k) => `${COLUMN_OF[k]} = ?`);
     const values = keys.map((k) => columnValue(k, changes[k]));
-    statement(this.db, `UPDATE chats SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...values, nowIso(), id);
+    statement(this.db, `UPDATE chats SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(
+      ...values,
+      nowIso(),
+      id,
+    );
     return this.byId(id);
   }
 
@@ -124,7 +136,8 @@ export class ChatsRepo {
   }
 
   lastEventId(id: string): number {
-    const row = statement(this.db, "SELECT last_event_id AS n FROM chats WHERE id = ?").get(id) as { n: number } | undefined;
+    const row = statement(this.db, "SELECT last_event_id AS n FROM chats WHERE id = ?").get(id) as
+      { n: number } | undefined;
     return row?.n ?? 0;
   }
 

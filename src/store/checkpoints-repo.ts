@@ -24,9 +24,10 @@ export class CheckpointsRepo {
   }
 
   forTurn(chatId: string, turnId: string): Checkpoint[] {
-    return (
-      statement(this.db, "SELECT turn_id AS turnId, chat_id AS chatId, path, before, after_sha256 AS afterSha256 FROM checkpoints WHERE chat_id = ? AND turn_id = ? ORDER BY path").all(chatId, turnId) as Checkpoint[]
-    );
+    return statement(
+      this.db,
+      "SELECT turn_id AS turnId, chat_id AS chatId, path, before, after_sha256 AS afterSha256 FROM checkpoints WHERE chat_id = ? AND turn_id = ? ORDER BY path",
+    ).all(chatId, turnId) as Checkpoint[];
   }
 
   deleteTurn(chatId: string, turnId: string): void {

@@ -22,10 +22,18 @@ const hasProcFd = () => (procFd ??= existsSync(`${PROC_FD}/`));
 
 type OpenFolder = { path: string; realPath: string; close(): Promise<void> };
 
-const swapped = (rel: string) => new ConfinementError(`a folder on the way to "${rel}" is a link or changed while Parley was writing; nothing was written`);
+const swapped = (rel: string) =>
+  new ConfinementError(
+    `a folder on the way to "${rel}" is a link or changed while Parley was writing; nothing was written`,
+  );
 
 /** Opens `root/parts…` without following a link anywhere below `root`; missing folders are made when `create`. */
-async function openFolder(root: string, parts: string[], create: boolean, rel: string): Promise<OpenFolder | undefined> {
+async function openFolder(
+  root: string,
+  parts: string[],
+  create: boolean,
+  rel: string,
+): Promise<OpenFolder | undefined> {
   const realPath = path.join(root, ...parts);
   if (!hasProcFd()) return openFolderByPath(root, realPath, create, rel);
   let handle = await fs.open(root, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -60,7 +68,12 @@ async function openFolder(root: string, parts: string[], create: boolean, rel: s
   return { path: `${PROC_FD}/${open.fd}`, realPath, close: () => open.close() };
 }
 
-async function openFolderByPath(root: string, realPath: string, create: boolean, rel: string): Promise<OpenFolder | undefined> {
+async function openFolderByPath(
+  root: string,
+  realPath: string,
+  create: boolean,
+  rel: string,
+): Promise<OpenFolder | undefined> {
   if (create) await fs.mkdir(realPath, { recursive: true });
   let resolved: string;
   try {
@@ -77,7 +90,8 @@ async function openFolderByPath(root: string, realPath: string, create: boolean,
 function split(rel: string): { parts: string[]; name: string } {
   const parts = rel.split("/");
   const name = parts.pop();
-  if (!name || parts.some((p) => p === "" || p === "." || p === "..")) throw new ConfinementError(`"${rel}" is not a path inside the project`);
+  if (!name || parts.some((p) => p === "" || p === "." || p === ".."))
+    throw new ConfinementError(`"${rel}" is not a path inside the project`);
   return { parts, name };
 }
 
@@ -94,7 +108,10 @@ export async function readConfined(root: string, rel: string, maxBytes = Infinit
   try {
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(`${folder.path}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await fs.open(
+        `${folder.path}/${name}`,
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return null;
@@ -104,7 +121,8 @@ export async function readConfined(root: string, rel: string, maxBytes = Infinit
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new ConfinementError(`"${rel}" is not a file`);
-      if (stat.size > maxBytes) throw new ConfinementError(`"${rel}" is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+      if (stat.size > maxBytes)
+        throw new ConfinementError(`"${rel}" is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
       return { bytes: await handle.readFile(), links: stat.nlink };
     } finally {
       await handle.close();
@@ -123,7 +141,8 @@ export async function writeConfined(root: string, rel: string, data: Buffer, mod
       if (error.code === "ENOENT") return undefined;
       throw error;
     });
-    if (stat?.isSymbolicLink()) throw new ConfinementError(`"${rel}" is a symbolic link; Parley does not write through it`);
+    if (stat?.isSymbolicLink())
+      throw new ConfinementError(`"${rel}" is a symbolic link; Parley does not write through it`);
     if (stat && !stat.isFile()) throw new ConfinementError(`"${rel}" is not a file`);
     await writeAtomicIn(folder.path, name, data, mode ?? (stat ? stat.mode & 0o777 : 0o644), folder.realPath);
   } finally {

@@ -26,7 +26,9 @@ export function schemaVersion(db: Db): number {
 export function migrate(db: Db, migrations: readonly string[]): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
-    throw new Error(`the app database is at schema ${current}, newer than this Parley (${migrations.length}); update Parley`);
+    throw new Error(
+      `the app database is at schema ${current}, newer than this Parley (${migrations.length}); update Parley`,
+    );
   }
   for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {

@@ -18,7 +18,13 @@ export class FileSnapshots<T> {
       return undefined;
     }
     const cached = this.cache.get(file);
-    if (cached && cached.ino === Number(stat.ino) && cached.size === Number(stat.size) && cached.mtimeNs === stat.mtimeNs) return cached.value;
+    if (
+      cached &&
+      cached.ino === Number(stat.ino) &&
+      cached.size === Number(stat.size) &&
+      cached.mtimeNs === stat.mtimeNs
+    )
+      return cached.value;
     const value = parse(await fs.readFile(file, "utf8"));
     this.cache.set(file, { ino: Number(stat.ino), size: Number(stat.size), mtimeNs: stat.mtimeNs, value });
     return value;

@@ -19,14 +19,18 @@ export class McpToolCacheRepo {
   }
 
   get(cacheKey: string): CachedTools | undefined {
-    const row = statement(this.db, "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache WHERE cache_key = ?").get(cacheKey) as
-      | { cacheKey: string; serverId: string; toolsJson: string; fetchedAt: string }
-      | undefined;
+    const row = statement(
+      this.db,
+      "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache WHERE cache_key = ?",
+    ).get(cacheKey) as { cacheKey: string; serverId: string; toolsJson: string; fetchedAt: string } | undefined;
     return row && toCached(row);
   }
 
   all(): CachedTools[] {
-    const rows = statement(this.db, "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache ORDER BY cache_key").all() as {
+    const rows = statement(
+      this.db,
+      "SELECT cache_key AS cacheKey, server_id AS serverId, tools_json AS toolsJson, fetched_at AS fetchedAt FROM mcp_tool_cache ORDER BY cache_key",
+    ).all() as {
       cacheKey: string;
       serverId: string;
       toolsJson: string;
@@ -52,6 +56,14 @@ export class McpToolCacheRepo {
   }
 }
 
-function toCached({ toolsJson, ...row }: { cacheKey: string; serverId: string; toolsJson: string; fetchedAt: string }): CachedTools {
+function toCached({
+  toolsJson,
+  ...row
+}: {
+  cacheKey: string;
+  serverId: string;
+  toolsJson: string;
+  fetchedAt: string;
+}): CachedTools {
   return { ...row, tools: JSON.parse(toolsJson) as unknown[] };
 }

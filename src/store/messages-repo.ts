@@ -34,7 +34,8 @@ function toMessage(row: MessageRow): Message {
   };
 }
 
-export type NewMessage = Pick<Message, "role" | "content" | "status"> & Partial<Pick<Message, "modelId" | "usage" | "meta">>;
+export type NewMessage = Pick<Message, "role" | "content" | "status"> &
+  Partial<Pick<Message, "modelId" | "usage" | "meta">>;
 export type MessageChanges = Partial<Pick<Message, "content" | "status" | "usage" | "meta">>;
 
 export function newMessageId(): string {
@@ -46,22 +47,22 @@ export class MessagesRepo {
 
   /** `id` is given when the message had to be named before it was stored (a turn's `turn.start`). */
   append(chatId: string, message: NewMessage, id = newMessageId()): Message {
-    statement(this.db, 
-        `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, created_at)
+    statement(
+      this.db,
+      `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, created_at)
          VALUES (?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        chatId,
-        chatId,
-        message.role,
-        message.content,
-        message.status,
-        message.modelId ?? null,
-        message.usage ? JSON.stringify(message.usage) : null,
-        message.meta ? JSON.stringify(message.meta) : null,
-        nowIso(),
-      );
+    ).run(
+      id,
+      chatId,
+      chatId,
+      message.role,
+      message.content,
+      message.status,
+      message.modelId ?? null,
+      message.usage ? JSON.stringify(message.usage) : null,
+      message.meta ? JSON.stringify(message.meta) : null,
+      nowIso(),
+    );
     return this.byId(id)!;
   }
 
@@ -71,16 +72,20 @@ export class MessagesRepo {
   }
 
   listByChat(chatId: string): Message[] {
-    return (statement(this.db, "SELECT * FROM messages WHERE chat_id = ? ORDER BY seq").all(chatId) as MessageRow[]).map(toMessage);
+    return (
+      statement(this.db, "SELECT * FROM messages WHERE chat_id = ? ORDER BY seq").all(chatId) as MessageRow[]
+    ).map(toMessage);
   }
 
   update(id: string, changes: MessageChanges): void {
     const sets: string[] = [];
     const values: unknown[] = [];
-    if (changes.content !== undefined) sets.push("content = ?"), values.push(changes.content);
-    if (changes.status !== undefined) sets.push("status = ?"), values.push(changes.status);
-    if (changes.usage !== undefined) sets.push("usage_json = ?"), values.push(changes.usage ? JSON.stringify(changes.usage) : null);
-    if (changes.meta !== undefined) sets.push("meta_json = ?"), values.push(changes.meta ? JSON.stringify(changes.meta) : null);
+    if (changes.content !== undefined) (sets.push("content = ?"), values.push(changes.content));
+    if (changes.status !== undefined) (sets.push("status = ?"), values.push(changes.status));
+    if (changes.usage !== undefined)
+      (sets.push("usage_json = ?"), values.push(changes.usage ? JSON.stringify(changes.usage) : null));
+    if (changes.meta !== undefined)
+      (sets.push("meta_json = ?"), values.push(changes.meta ? JSON.stringify(changes.meta) : null));
     if (sets.length > 0) statement(this.db, `UPDATE messages SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
   }
 

@@ -3,19 +3,31 @@ import type { Db } from "./db";
 import { statement } from "./statements";
 import { nowIso } from "./clock";
 
-export type PasskeyRow = { id: string; name: string; publicKey: Buffer; counter: number; transports: string[]; rpId: string; createdAt: string; lastUsedAt: string | null };
+export type PasskeyRow = {
+  id: string;
+  name: string;
+  publicKey: Buffer;
+  counter: number;
+  transports: string[];
+  rpId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+};
 
 type Raw = Omit<PasskeyRow, "transports"> & { transports: string };
 
-const COLUMNS = "id, name, public_key AS publicKey, counter, transports, rp_id AS rpId, created_at AS createdAt, last_used_at AS lastUsedAt";
+const COLUMNS =
+  "id, name, public_key AS publicKey, counter, transports, rp_id AS rpId, created_at AS createdAt, last_used_at AS lastUsedAt";
 const parse = (row: Raw): PasskeyRow => ({ ...row, transports: JSON.parse(row.transports) as string[] });
 
 export class PasskeysRepo {
   constructor(private readonly db: Db) {}
 
   add(row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">): void {
-    statement(this.db, "INSERT INTO passkeys (id, name, public_key, counter, transports, rp_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(row.id, row.name, row.publicKey, row.counter, JSON.stringify(row.transports), row.rpId, nowIso());
+    statement(
+      this.db,
+      "INSERT INTO passkeys (id, name, public_key, counter, transports, rp_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(row.id, row.name, row.publicKey, row.counter, JSON.stringify(row.transports), row.rpId, nowIso());
   }
 
   list(): PasskeyRow[] {

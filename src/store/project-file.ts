@@ -9,9 +9,7 @@ import { FileSnapshots } from "./file-snapshot";
 export const PROJECT_FILE_NAME = ".app.json";
 
 export type ProjectFileRead =
-  | { state: "missing" }
-  | { state: "ok"; value: JsonObject }
-  | { state: "corrupt"; error: string };
+  { state: "missing" } | { state: "ok"; value: JsonObject } | { state: "corrupt"; error: string };
 
 export function projectFilePath(projectDir: string): string {
   return path.join(projectDir, PROJECT_FILE_NAME);
@@ -38,7 +36,10 @@ export async function readProjectFile(projectDir: string): Promise<ProjectFileRe
   try {
     return (await snapshots.read(projectFilePath(projectDir), parseProjectFile)) ?? { state: "missing" };
   } catch (error) {
-    return { state: "corrupt", error: `${PROJECT_FILE_NAME} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+    return {
+      state: "corrupt",
+      error: `${PROJECT_FILE_NAME} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    };
   }
 }
 

@@ -8,8 +8,7 @@ export class ProjectSettingsRepo {
 
   get(projectId: string): string | undefined {
     const row = statement(this.db, "SELECT json FROM project_settings WHERE project_id = ?").get(projectId) as
-      | { json: string }
-      | undefined;
+      { json: string } | undefined;
     return row?.json;
   }
 
@@ -18,11 +17,11 @@ export class ProjectSettingsRepo {
   }
 
   put(projectId: string, json: string): void {
-    statement(this.db, 
-        `INSERT INTO project_settings (project_id, json, updated_at) VALUES (?, ?, ?)
+    statement(
+      this.db,
+      `INSERT INTO project_settings (project_id, json, updated_at) VALUES (?, ?, ?)
          ON CONFLICT(project_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
-      )
-      .run(projectId, json, nowIso());
+    ).run(projectId, json, nowIso());
   }
 
   delete(projectId: string): void {

@@ -26,8 +26,10 @@ export class ProjectsRepo {
   /** Returns the project for `dir`, creating it on first use; `created` says which happened. */
   ensure(dir: string): { project: ProjectRow; created: boolean } {
     const id = `p_${randomBytes(8).toString("base64url")}`;
-    const result = statement(this.db, "INSERT INTO projects (id, dir, created_at) VALUES (?, ?, ?) ON CONFLICT(dir) DO NOTHING")
-      .run(id, dir, nowIso());
+    const result = statement(
+      this.db,
+      "INSERT INTO projects (id, dir, created_at) VALUES (?, ?, ?) ON CONFLICT(dir) DO NOTHING",
+    ).run(id, dir, nowIso());
     return { project: this.byDir(dir)!, created: result.changes > 0 };
   }
 }

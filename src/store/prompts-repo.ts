@@ -18,11 +18,19 @@ export class PromptsRepo {
 
   /** False when the id is taken. */
   insert(id: string, json: string, createdAt: string): boolean {
-    return statement(this.db, "INSERT INTO prompts (id, json, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING").run(id, json, createdAt, createdAt).changes > 0;
+    return (
+      statement(
+        this.db,
+        "INSERT INTO prompts (id, json, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+      ).run(id, json, createdAt, createdAt).changes > 0
+    );
   }
 
   update(id: string, json: string, updatedAt: string): boolean {
-    return statement(this.db, "UPDATE prompts SET json = ?, updated_at = ? WHERE id = ?").run(json, updatedAt, id).changes > 0;
+    return (
+      statement(this.db, "UPDATE prompts SET json = ?, updated_at = ? WHERE id = ?").run(json, updatedAt, id).changes >
+      0
+    );
   }
 
   delete(id: string): boolean {

@@ -6,7 +6,13 @@ import type { Db } from "./db";
 import { statement } from "./statements";
 import { nowIso } from "./clock";
 
-export type SessionRow = { idHash: string; createdAt: string; lastSeenAt: string; expiresAt: string; userAgent: string };
+export type SessionRow = {
+  idHash: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string;
+};
 
 export function hashSessionId(id: string): string {
   return createHash("sha256").update(id).digest("hex");
@@ -17,8 +23,16 @@ export class SessionsRepo {
 
   create(id: string, userAgent: string, idleMs: number): void {
     const now = new Date();
-    statement(this.db, "INSERT INTO sessions (id_hash, created_at, last_seen_at, expires_at, user_agent) VALUES (?, ?, ?, ?, ?)")
-      .run(hashSessionId(id), now.toISOString(), now.toISOString(), new Date(now.getTime() + idleMs).toISOString(), userAgent);
+    statement(
+      this.db,
+      "INSERT INTO sessions (id_hash, created_at, last_seen_at, expires_at, user_agent) VALUES (?, ?, ?, ?, ?)",
+    ).run(
+      hashSessionId(id),
+      now.toISOString(),
+      now.toISOString(),
+      new Date(now.getTime() + idleMs).toISOString(),
+      userAgent,
+    );
   }
 
   /**
@@ -29,8 +43,15 @@ export class SessionsRepo {
     const now = new Date();
     const result =
       idleMs === undefined
-        ? statement(this.db, "UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?").run(now.toISOString(), hashSessionId(id), now.toISOString())
-        : statement(this.db, "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id_hash = ? AND expires_at > ?").run(
+        ? statement(this.db, "UPDATE sessions SET last_seen_at = ? WHERE id_hash = ? AND expires_at > ?").run(
+            now.toISOString(),
+            hashSessionId(id),
+            now.toISOString(),
+          )
+        : statement(
+            this.db,
+            "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id_hash = ? AND expires_at > ?",
+          ).run(
             now.toISOString(),
             new Date(now.getTime() + idleMs).toISOString(),
             hashSessionId(id),
@@ -49,11 +70,11 @@ export class SessionsRepo {
   }
 
   list(): SessionRow[] {
-    return statement(this.db, 
-        `SELECT id_hash AS idHash, created_at AS createdAt, last_seen_at AS lastSeenAt, expires_at AS expiresAt,
+    return statement(
+      this.db,
+      `SELECT id_hash AS idHash, created_at AS createdAt, last_seen_at AS lastSeenAt, expires_at AS expiresAt,
          user_agent AS userAgent FROM sessions WHERE expires_at > ? ORDER BY created_at`,
-      )
-      .all(nowIso()) as SessionRow[];
+    ).all(nowIso()) as SessionRow[];
   }
 
   revoke(idHash: string): boolean {

@@ -14,13 +14,10 @@ export class UsageLedger {
   constructor(private readonly db: Db) {}
 
   recordTranscription(modelId: string, route: TranscriptionRoute, usage: Usage): void {
-    statement(this.db, "INSERT INTO transcriptions (id, model_id, route, usage_json, created_at) VALUES (?, ?, ?, ?, ?)").run(
-      `t_${randomBytes(9).toString("base64url")}`,
-      modelId,
-      route,
-      JSON.stringify(usage),
-      nowIso(),
-    );
+    statement(
+      this.db,
+      "INSERT INTO transcriptions (id, model_id, route, usage_json, created_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(`t_${randomBytes(9).toString("base64url")}`, modelId, route, JSON.stringify(usage), nowIso());
   }
 
   /**
@@ -32,15 +29,15 @@ export class UsageLedger {
     const turnParams: unknown[] = [];
     const heard: string[] = [];
     const heardParams: unknown[] = [];
-    if (filter.projectId) turns.push("c.project_id = ?"), turnParams.push(filter.projectId), heard.push("0");
+    if (filter.projectId) (turns.push("c.project_id = ?"), turnParams.push(filter.projectId), heard.push("0"));
     if (filter.from) {
-      turns.push("m.created_at >= ?"), turnParams.push(filter.from);
-      heard.push("t.created_at >= ?"), heardParams.push(filter.from);
+      (turns.push("m.created_at >= ?"), turnParams.push(filter.from));
+      (heard.push("t.created_at >= ?"), heardParams.push(filter.from));
     }
     if (filter.to) {
       const to = filter.to.length === 10 ? `${filter.to}T23:59:59.999Z` : filter.to;
-      turns.push("m.created_at <= ?"), turnParams.push(to);
-      heard.push("t.created_at <= ?"), heardParams.push(to);
+      (turns.push("m.created_at <= ?"), turnParams.push(to));
+      (heard.push("t.created_at <= ?"), heardParams.push(to));
     }
     const key = filter.groupBy === "model" ? "coalesce(model_id, '(unknown)')" : "substr(created_at, 1, 10)";
     return statement(

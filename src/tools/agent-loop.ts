@@ -13,7 +13,6 @@ import type { AssembledCall } from "./tool-call-assembler";
 import type { UpstreamTool } from "./offered-tools";
 import { runToolCall, type ToolOutcome, type ToolRunContext } from "./tool-runner";
 
-
 export const DEFAULT_MAX_STEPS = 50;
 /** The same failing call (same tool, same arguments) this often in one turn ends it. */
 export const MAX_SAME_FAILURES = 3;
@@ -50,9 +49,21 @@ export type AgentLoopOptions = {
 
 export type AgentLoopResult = { finishReason: string; total: Usage | undefined; text: string };
 
-const stepLimit = (max: number): LoopStop => ({ code: "step_limit", message: `the turn reached its limit of ${max} steps (Settings, chat.maxSteps)`, retryable: false });
-const overBudget = (budget: number): LoopStop => ({ code: "budget_exceeded", message: `the turn reached its budget of $${budget} (Settings, chat.maxTurnCost)`, retryable: false });
-const repeatedFailure = (): LoopStop => ({ code: "repeated_failure", message: `the model repeated a failing tool call ${MAX_SAME_FAILURES} times; the turn stopped`, retryable: false });
+const stepLimit = (max: number): LoopStop => ({
+  code: "step_limit",
+  message: `the turn reached its limit of ${max} steps (Settings, chat.maxSteps)`,
+  retryable: false,
+});
+const overBudget = (budget: number): LoopStop => ({
+  code: "budget_exceeded",
+  message: `the turn reached its budget of $${budget} (Settings, chat.maxTurnCost)`,
+  retryable: false,
+});
+const repeatedFailure = (): LoopStop => ({
+  code: "repeated_failure",
+  message: `the model repeated a failing tool call ${MAX_SAME_FAILURES} times; the turn stopped`,
+  retryable: false,
+});
 
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { resolved, messages, tools, settings, signal, emit, hooks } = options;
@@ -75,7 +86,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     hooks.beforeStep?.(step);
     const outcome = await streamStep({
       resolved,
-      body: { model: resolved.modelId, messages, stream: true, ...(tools.length > 0 ? { tools } : {}), ...options.requestExtras },
+      body: {
+        model: resolved.modelId,
+        messages,
+        stream: true,
+        ...(tools.length > 0 ? { tools } : {}),
+        ...options.requestExtras,
+      },
       signal,
       emit,
       autoRetry: settings.chat?.autoRetryFailedSends !== false,
@@ -84,7 +101,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     });
     if (outcome.error) {
       const { message, status, retryable } = outcome.error;
-      emit({ event: "error", data: { code: "upstream_error", message, ...(status !== undefined ? { status } : {}), retryable } });
+      emit({
+        event: "error",
+        data: { code: "upstream_error", message, ...(status !== undefined ? { status } : {}), retryable },
+      });
     }
     const usage = hooks.usageOf(outcome, messages);
     emit({ event: "usage", data: usage });
@@ -97,7 +117,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
     messages.push(assistantWithCalls(outcome.text, calls));
     for (const call of calls) {
-      const result = signal.aborted ? { ok: false, output: "the turn was cancelled", arguments: call.arguments } : await runToolCall(call, options.toolContext);
+      const result = signal.aborted
+        ? { ok: false, output: "the turn was cancelled", arguments: call.arguments }
+        : await runToolCall(call, options.toolContext);
       const content = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
       hooks.toolDone(call, result, content);
       // A subagent's steps cost the calling turn.

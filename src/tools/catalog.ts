@@ -14,7 +14,15 @@ export class ToolCatalog {
         // The cache holds what a server sent: anything, a null included.
         const t = (tool ?? {}) as { name?: unknown; description?: unknown; inputSchema?: unknown };
         if (typeof t.name !== "string") return [];
-        return [{ id: mcpToolId(row.serverId, t.name), serverId: row.serverId, tool: t.name, description: typeof t.description === "string" ? t.description : "", parameters: t.inputSchema }];
+        return [
+          {
+            id: mcpToolId(row.serverId, t.name),
+            serverId: row.serverId,
+            tool: t.name,
+            description: typeof t.description === "string" ? t.description : "",
+            parameters: t.inputSchema,
+          },
+        ];
       }),
     );
   }

@@ -28,7 +28,12 @@ export type EffectiveChat = {
  * 2./3. the preset's agentFiles/skills become the per-chat toggles (skills can switch on);
  * 4. the project gate is read last and wins: `off` tools stay off, master switches lock groups off.
  */
-export function effectiveChat(chat: ChatToggles, preset: Preset | null, gate: ProjectGate, projectTools: readonly string[]): EffectiveChat {
+export function effectiveChat(
+  chat: ChatToggles,
+  preset: Preset | null,
+  gate: ProjectGate,
+  projectTools: readonly string[],
+): EffectiveChat {
   const allowlist = chat.tools === null ? null : [...new Set([...chat.tools, ...(preset?.tools ?? [])])];
   const candidates = allowlist ?? projectTools;
   const tools = candidates.filter((name) => toolGate(name, gate.gates) !== "off");

@@ -27,7 +27,10 @@ const DEFAULT_SEARCH_HITS = 200;
 const MAX_LIST_ENTRIES = 5_000;
 const MAX_LINE_CHARS = 2_000;
 
-export async function runFileTool(args: FileArgs, options: FileToolOptions): Promise<string | { path: string; bytesBefore: number; bytesAfter: number }> {
+export async function runFileTool(
+  args: FileArgs,
+  options: FileToolOptions,
+): Promise<string | { path: string; bytesBefore: number; bytesAfter: number }> {
   switch (args.action) {
     case "read":
       return read(args, options.root);
@@ -89,7 +92,8 @@ async function read(args: FileArgs, root: string): Promise<string> {
     }
     out += line;
   }
-  if (start + shown.length < lines.length && !out.includes("read on with offset")) out += `… (${lines.length - start - shown.length} more lines; read on with offset ${start + shown.length + 1})\n`;
+  if (start + shown.length < lines.length && !out.includes("read on with offset"))
+    out += `… (${lines.length - start - shown.length} more lines; read on with offset ${start + shown.length + 1})\n`;
   return out || "(empty)";
 }
 
@@ -135,7 +139,9 @@ async function search(args: FileArgs, root: string): Promise<string> {
 
 /** A listed file's bytes for search: no link followed, no other hard link, not too big; else skipped. */
 async function searchableBytes(abs: string, rel: string): Promise<Buffer | undefined> {
-  const handle = await fs.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  const handle = await fs
+    .open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    .catch(() => undefined);
   if (!handle) return undefined;
   try {
     const stat = await handle.stat();
@@ -157,7 +163,8 @@ async function write(options: FileToolOptions, relPath: string | undefined, next
   const before = await readConfinedText(options.root, rel);
   const after = next(before);
   const now = await readConfinedText(options.root, rel);
-  if (!sameBytes(before, now)) throw new ToolError(`"${rel}" changed while Parley was writing it; read it again and retry`);
+  if (!sameBytes(before, now))
+    throw new ToolError(`"${rel}" changed while Parley was writing it; read it again and retry`);
   await options.recordWrite?.(rel, before, after);
   // The folder is resolved again as it is written: a link swapped in since the check fails the write.
   await confined(() => writeConfined(options.root, rel, after));
@@ -176,8 +183,17 @@ async function edit(args: FileArgs, options: FileToolOptions) {
     if (before.subarray(0, 8192).includes(0)) throw new ToolError(`"${args.path}" is not a text file`);
     const text = before.toString("utf8");
     const count = text.split(args.oldText!).length - 1;
-    if (count === 0) throw new ToolError("`oldText` was not found in the file; read it again and copy the text exactly");
-    if (count > 1 && !args.replaceAll) throw new ToolError(`\`oldText\` occurs ${count} times; add surrounding lines to make it unique, or set replaceAll`);
-    return Buffer.from(args.replaceAll ? text.split(args.oldText!).join(args.newText!) : text.replace(args.oldText!, () => args.newText!), "utf8");
+    if (count === 0)
+      throw new ToolError("`oldText` was not found in the file; read it again and copy the text exactly");
+    if (count > 1 && !args.replaceAll)
+      throw new ToolError(
+        `\`oldText\` occurs ${count} times; add surrounding lines to make it unique, or set replaceAll`,
+      );
+    return Buffer.from(
+      args.replaceAll
+        ? text.split(args.oldText!).join(args.newText!)
+        : text.replace(args.oldText!, () => args.newText!),
+      "utf8",
+    );
   });
 }

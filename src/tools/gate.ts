@@ -5,14 +5,21 @@ import { NATIVE_TOOLS } from "./native-tools";
 
 /** The gate of a tool: the project's (or app's) setting, else the tool's default (`ask` for MCP tools). */
 export function toolGate(name: string, gates: Record<string, ToolGate> | undefined): ToolGate {
-  return (gates && Object.hasOwn(gates, name) ? gates[name] : undefined) ?? NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ?? "ask";
+  return (
+    (gates && Object.hasOwn(gates, name) ? gates[name] : undefined) ??
+    NATIVE_TOOLS.find((t) => t.name === name)?.defaultGate ??
+    "ask"
+  );
 }
 
 /**
  * The gates in force: `toolGates` (the contract's key) over `tools` (its older name), each already
  * resolved project over app.
  */
-export function gatesOf(settings: { toolGates?: Record<string, ToolGate>; tools?: Record<string, ToolGate> }): Record<string, ToolGate> {
+export function gatesOf(settings: {
+  toolGates?: Record<string, ToolGate>;
+  tools?: Record<string, ToolGate>;
+}): Record<string, ToolGate> {
   return { ...settings.tools, ...settings.toolGates };
 }
 
@@ -23,9 +30,14 @@ const STRICTNESS: Record<ToolGate, number> = { off: 0, ask: 1, allow: 2 };
  * own layers (defaults < app), `project` the project layer's. Each project gate counts only where it
  * is stricter than the user's, so a repository can switch a tool off or make it ask, never allow it.
  */
-export function untrustedGates(user: Record<string, ToolGate>, project: Record<string, ToolGate>): Record<string, ToolGate> {
+export function untrustedGates(
+  user: Record<string, ToolGate>,
+  project: Record<string, ToolGate>,
+): Record<string, ToolGate> {
   // Built from entries, never by assignment: a tool named `__proto__` stays a plain key.
-  const stricter = Object.entries(project).filter(([name, gate]) => STRICTNESS[gate] < STRICTNESS[toolGate(name, user)]);
+  const stricter = Object.entries(project).filter(
+    ([name, gate]) => STRICTNESS[gate] < STRICTNESS[toolGate(name, user)],
+  );
   return { ...user, ...Object.fromEntries(stricter) };
 }
 

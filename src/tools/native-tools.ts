@@ -11,7 +11,13 @@ export const SHELL_MAX_TIMEOUT_MS = 600_000;
 export const shellArgsSchema = z.object({
   cmd: z.string().min(1).describe("The command line, run with /bin/sh -c"),
   cwd: z.string().optional().describe("Folder to run in, relative to the project (default: the project folder)"),
-  timeoutMs: z.number().int().positive().max(SHELL_MAX_TIMEOUT_MS).optional().describe("Time limit in milliseconds (default 120000)"),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(SHELL_MAX_TIMEOUT_MS)
+    .optional()
+    .describe("Time limit in milliseconds (default 120000)"),
 });
 
 export const FILE_ACTIONS = ["read", "list", "search", "write", "edit"] as const;
@@ -34,10 +40,17 @@ export const subagentArgsSchema = z.object({
   task: z.string().min(1).describe("What the agent should do"),
 });
 
-export const reportProgressArgsSchema = z.object({ message: z.string().min(1).describe("A short progress note for the user") });
+export const reportProgressArgsSchema = z.object({
+  message: z.string().min(1).describe("A short progress note for the user"),
+});
 
-export const taskItemSchema = z.object({ title: z.string().min(1), status: z.enum(["pending", "in_progress", "done"]) });
-export const taskArgsSchema = z.object({ items: z.array(taskItemSchema).max(200).describe("The whole task list, replacing the previous one") });
+export const taskItemSchema = z.object({
+  title: z.string().min(1),
+  status: z.enum(["pending", "in_progress", "done"]),
+});
+export const taskArgsSchema = z.object({
+  items: z.array(taskItemSchema).max(200).describe("The whole task list, replacing the previous one"),
+});
 
 export const askUserArgsSchema = z.object({
   question: z.string().min(1).describe("The question"),
@@ -45,7 +58,12 @@ export const askUserArgsSchema = z.object({
 });
 
 /** A JSON Schema object as tools carry it (upstream `parameters`, MCP `inputSchema`). */
-export type ToolParameters = { type: "object"; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+export type ToolParameters = {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+};
 
 export type NativeTool = {
   name: string;
@@ -64,12 +82,24 @@ function jsonSchema(schema: z.ZodType): ToolParameters {
   return rest as ToolParameters;
 }
 
-function tool(name: string, description: string, defaultGate: ToolGate, args: z.ZodType, directlyInvocable = false): NativeTool {
+function tool(
+  name: string,
+  description: string,
+  defaultGate: ToolGate,
+  args: z.ZodType,
+  directlyInvocable = false,
+): NativeTool {
   return { name, description, defaultGate, directlyInvocable, args, parameters: jsonSchema(args) };
 }
 
 export const NATIVE_TOOLS: readonly NativeTool[] = [
-  tool("shell", "Run a shell command in the project folder and get its exit code and output", "ask", shellArgsSchema, true),
+  tool(
+    "shell",
+    "Run a shell command in the project folder and get its exit code and output",
+    "ask",
+    shellArgsSchema,
+    true,
+  ),
   tool("file", "Read, list, search, write or edit files in the project", "ask", fileArgsSchema),
   tool("subagent", "Hand a task to a defined agent and get its final answer", "allow", subagentArgsSchema),
   tool("report_progress", "Tell the user how far a long task has come", "allow", reportProgressArgsSchema),

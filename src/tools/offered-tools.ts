@@ -10,15 +10,28 @@ export type UpstreamTool = { type: "function"; function: { name: string; descrip
 export type OfferableMcpTool = { id: string; description: string; parameters?: unknown };
 
 /** `subagents`: whether `subagent` can run here (not inside a subagent: no nesting). */
-export function offeredTools(names: readonly string[], gates: Record<string, ToolGate>, mcpTools: readonly OfferableMcpTool[] = [], subagents = false): UpstreamTool[] {
+export function offeredTools(
+  names: readonly string[],
+  gates: Record<string, ToolGate>,
+  mcpTools: readonly OfferableMcpTool[] = [],
+  subagents = false,
+): UpstreamTool[] {
   const mcp = new Map(mcpTools.map((tool) => [tool.id, tool]));
   return names.flatMap((name) => {
     if ((name === "subagent" && !subagents) || toolGate(name, gates) === "off") return [];
     const tool = nativeTool(name);
-    if (tool) return [{ type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } }];
+    if (tool)
+      return [
+        { type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } },
+      ];
     const external = mcp.get(name);
     if (!external) return [];
-    const parameters = typeof external.parameters === "object" && external.parameters !== null ? external.parameters : { type: "object", properties: {} };
-    return [{ type: "function" as const, function: { name, description: external.description.slice(0, 1024), parameters } }];
+    const parameters =
+      typeof external.parameters === "object" && external.parameters !== null
+        ? external.parameters
+        : { type: "object", properties: {} };
+    return [
+      { type: "function" as const, function: { name, description: external.description.slice(0, 1024), parameters } },
+    ];
   });
 }

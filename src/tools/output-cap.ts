@@ -32,7 +32,8 @@ export class HeadTailBuffer {
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
     // Drop whole chunks, then trim the oldest, so the tail never holds more than its half.
-    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= tailCap && this.tail.length > 1) this.tailBytes -= this.tail.shift()!.length;
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= tailCap && this.tail.length > 1)
+      this.tailBytes -= this.tail.shift()!.length;
     if (this.tailBytes > tailCap) {
       this.tail[0] = this.tail[0]!.subarray(this.tailBytes - tailCap);
       this.tailBytes = tailCap;

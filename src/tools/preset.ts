@@ -8,11 +8,20 @@ export type Preset = { tools?: string[]; agentFiles?: boolean; skills?: boolean 
  * their first order. Collapses to null when no tools remain and neither toggle is given; an
  * explicit `agentFiles: false` or `skills: false` is a choice and is kept.
  */
-export function normalizePreset(input: unknown, isKnownMcpTool: (name: string) => boolean = () => false): Preset | null {
+export function normalizePreset(
+  input: unknown,
+  isKnownMcpTool: (name: string) => boolean = () => false,
+): Preset | null {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return null;
   const raw = input as Record<string, unknown>;
   const tools = Array.isArray(raw.tools)
-    ? [...new Set(raw.tools.filter((t): t is string => typeof t === "string" && (NATIVE_TOOL_NAMES.has(t) || isKnownMcpTool(t))))]
+    ? [
+        ...new Set(
+          raw.tools.filter(
+            (t): t is string => typeof t === "string" && (NATIVE_TOOL_NAMES.has(t) || isKnownMcpTool(t)),
+          ),
+        ),
+      ]
     : [];
   const preset: Preset = {};
   if (tools.length > 0) preset.tools = tools;

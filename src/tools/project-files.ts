@@ -30,8 +30,13 @@ async function resolveExisting(abs: string): Promise<string> {
  * Resolves a project-relative path for reading or writing. `root` must already be the project's real
  * path. An empty path (or `.`) names the project itself, allowed for folder reads only.
  */
-export async function resolveProjectPath(root: string, relPath: string | undefined, mode: "read" | "write" | "folder"): Promise<ProjectPath> {
-  if (mode === "folder" && (relPath === undefined || relPath === "" || relPath === "." || relPath === "./")) return { abs: root, rel: "" };
+export async function resolveProjectPath(
+  root: string,
+  relPath: string | undefined,
+  mode: "read" | "write" | "folder",
+): Promise<ProjectPath> {
+  if (mode === "folder" && (relPath === undefined || relPath === "" || relPath === "." || relPath === "./"))
+    return { abs: root, rel: "" };
   if (relPath === undefined || relPath === "") throw new ToolError("a path is required");
   const checked = checkRelativePath(relPath);
   if (!checked.ok) throw new ToolError(`the path "${relPath}" ${checked.reason}`);

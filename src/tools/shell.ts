@@ -14,7 +14,19 @@ const KILL_GRACE_MS = 2_000;
 export type ShellResult = { exitCode: number | null; output: string; truncated: boolean; timedOut: boolean };
 
 /** Variables a command may see; everything else (tokens, keys, Parley's and the editor's own) stays out. */
-const PASSED_VARIABLES = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP"];
+const PASSED_VARIABLES = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+];
 
 export function shellEnvironment(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = { TERM: "dumb", NO_COLOR: "1", PAGER: "cat", GIT_PAGER: "cat" };
@@ -33,11 +45,19 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export async function runShell(args: z.infer<typeof shellArgsSchema>, options: { root: string; signal: AbortSignal }): Promise<ShellResult> {
+export async function runShell(
+  args: z.infer<typeof shellArgsSchema>,
+  options: { root: string; signal: AbortSignal },
+): Promise<ShellResult> {
   const cwd = args.cwd ? (await resolveProjectPath(options.root, args.cwd, "folder")).abs : options.root;
   const timeoutMs = args.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const output = new HeadTailBuffer();
-  const child = spawn("/bin/sh", ["-c", args.cmd], { cwd, env: shellEnvironment(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("/bin/sh", ["-c", args.cmd], {
+    cwd,
+    env: shellEnvironment(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk));
   // A pipe that fails ends the output, not Parley: `close` still settles the call below.

@@ -7,7 +7,15 @@ import type { ToolGate } from "../shared/settings";
 import { runFileTool, type WriteRecorder } from "./file-tool";
 import { needsApproval, toolGate } from "./gate";
 import type { PendingInteractions } from "./interactions";
-import { askUserArgsSchema, fileArgsSchema, nativeTool, reportProgressArgsSchema, shellArgsSchema, subagentArgsSchema, taskArgsSchema } from "./native-tools";
+import {
+  askUserArgsSchema,
+  fileArgsSchema,
+  nativeTool,
+  reportProgressArgsSchema,
+  shellArgsSchema,
+  subagentArgsSchema,
+  taskArgsSchema,
+} from "./native-tools";
 import type { Usage } from "../shared/usage";
 
 /** A subagent's answer: failed or not on its own terms, with its usage for the calling turn. */
@@ -27,7 +35,11 @@ export type ToolCallRequest = { id: string; name: string; arguments: string };
 export type ToolOutcome = { ok: boolean; output: unknown; arguments: unknown; diff?: string; usage?: Usage };
 
 /** A subagent run for a `subagent` call: its final text, and its usage. */
-export type SubagentRunner = (args: { agent: string; task: string }, callId: string, signal: AbortSignal) => Promise<{ ok: boolean; output: string; usage?: Usage }>;
+export type SubagentRunner = (
+  args: { agent: string; task: string },
+  callId: string,
+  signal: AbortSignal,
+) => Promise<{ ok: boolean; output: string; usage?: Usage }>;
 
 export type ToolRunContext = {
   chatId: string;
@@ -55,7 +67,6 @@ export type ToolRunContext = {
 
 export const DENIED_OUTPUT = "The user denied this call.";
 
-
 function parseArguments(text: string): unknown {
   if (text.trim() === "") return {};
   try {
@@ -68,7 +79,9 @@ function parseArguments(text: string): unknown {
 function validate<S extends z.ZodType>(schema: S, args: unknown, name: string): z.infer<S> {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
-  const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ");
+  const reasons = parsed.error.issues
+    .map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`)
+    .join("; ");
   throw new ToolError(`the arguments do not fit ${name}'s schema: ${reasons}`);
 }
 
@@ -94,7 +107,10 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
   ctx.emit({ event: "tool.call", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
   try {
     const ran = await checkAndRun(call, ctx, parent);
-    outcome = ran instanceof SubagentResult ? { ok: ran.ok, output: ran.output, ...(ran.usage ? { usage: ran.usage } : {}) } : { ok: true, output: ran };
+    outcome =
+      ran instanceof SubagentResult
+        ? { ok: ran.ok, output: ran.output, ...(ran.usage ? { usage: ran.usage } : {}) }
+        : { ok: true, output: ran };
   } catch (error) {
     if (error instanceof ToolError) outcome = { ok: false, output: error.message };
     else {
@@ -103,11 +119,25 @@ export async function runToolCall(call: ToolCallRequest, ctx: ToolRunContext): P
     }
   }
   const diff = outcome.ok && diffs.length > 0 ? diffs.join("") : undefined;
-  ctx.emit({ event: "tool.result", data: { callId: call.id, name: call.name, ok: outcome.ok, output: outcome.output, ...(diff ? { diff } : {}), ...parent } });
+  ctx.emit({
+    event: "tool.result",
+    data: {
+      callId: call.id,
+      name: call.name,
+      ok: outcome.ok,
+      output: outcome.output,
+      ...(diff ? { diff } : {}),
+      ...parent,
+    },
+  });
   return { ...outcome, arguments: args, ...(diff ? { diff } : {}) };
 }
 
-async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
+async function checkAndRun(
+  call: ToolCallRequest,
+  ctx: ToolRunContext,
+  parent: { parentCallId?: string },
+): Promise<unknown> {
   const tool = nativeTool(call.name);
   const gate = toolGate(call.name, ctx.gates);
   if (!ctx.tools.has(call.name) || gate === "off" || (call.name === "subagent" && !ctx.runSubagent)) {
@@ -130,7 +160,12 @@ async function checkAndRun(call: ToolCallRequest, ctx: ToolRunContext, parent: {
   return execute(call, args, ctx, parent);
 }
 
-async function execute(call: ToolCallRequest, args: unknown, ctx: ToolRunContext, parent: { parentCallId?: string }): Promise<unknown> {
+async function execute(
+  call: ToolCallRequest,
+  args: unknown,
+  ctx: ToolRunContext,
+  parent: { parentCallId?: string },
+): Promise<unknown> {
   if (call.name.startsWith("mcp__") && ctx.mcpCall) {
     const result = await ctx.mcpCall(call.name, args, ctx.signal);
     if (!result.ok) throw new ToolError(result.output || "the MCP tool reported an error");
@@ -153,7 +188,10 @@ async function execute(call: ToolCallRequest, args: unknown, ctx: ToolRunContext
     }
     case "ask_user": {
       const { question, choices } = args as z.infer<typeof askUserArgsSchema>;
-      ctx.emit({ event: "tool.question", data: { callId: call.id, question, ...(choices ? { choices } : {}), ...parent } });
+      ctx.emit({
+        event: "tool.question",
+        data: { callId: call.id, question, ...(choices ? { choices } : {}), ...parent },
+      });
       return ctx.interactions.waitForAnswer(ctx.chatId, call.id, ctx.signal);
     }
     default:

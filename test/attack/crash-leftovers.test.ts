@@ -62,7 +62,11 @@ async function killMidWrite(cli: CliProcess, project: string): Promise<void> {
   // About 400 KB per write, so each temporary lives long enough to be seen.
   const tags = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`src/file-${i}.ts`, ["x".repeat(200)]]));
   for (let i = 0; i < 20 && cli.child.exitCode === null && cli.child.signalCode === null; i++) {
-    void fetch(`${cli.ready.url}/api/settings/project?${q}`, { method: "PATCH", headers, body: JSON.stringify({ name: `write ${i}`, fileTags: tags }) }).catch(() => {});
+    void fetch(`${cli.ready.url}/api/settings/project?${q}`, {
+      method: "PATCH",
+      headers,
+      body: JSON.stringify({ name: `write ${i}`, fileTags: tags }),
+    }).catch(() => {});
   }
   await seen;
   await cli.exited;

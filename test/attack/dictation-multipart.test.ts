@@ -10,7 +10,8 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const ROUTE = "/api/dictation/transcribe";
 const MULTIPART = "multipart/form-data; boundary=zz";
-const fileHead = (name: string) => `--zz\r\nContent-Disposition: form-data; name="${name}"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`;
+const fileHead = (name: string) =>
+  `--zz\r\nContent-Disposition: form-data; name="${name}"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`;
 
 describe("attack: malformed and truncated multipart bodies to dictation", function () {
   this.timeout(60_000);
@@ -19,7 +20,11 @@ describe("attack: malformed and truncated multipart bodies to dictation", functi
   after(() => s.stop());
 
   const post = (body: string | Uint8Array, type = MULTIPART) =>
-    fetch(`${s.url}${ROUTE}`, { method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": type }, body: typeof body === "string" ? body : new Uint8Array(body) });
+    fetch(`${s.url}${ROUTE}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.token}`, "content-type": type },
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    });
 
   async function expectError(res: Response, status: number, code: string, what: string): Promise<void> {
     const text = await res.text();
@@ -41,8 +46,14 @@ describe("attack: malformed and truncated multipart bodies to dictation", functi
     ["a field part cut off", `--zz\r\nContent-Disposition: form-data; name="modelId"\r\n\r\nopenai/whisper`],
     ["a body cut off inside a part's headers", `--zz\r\nContent-Disposition: form-da`],
     ["a body cut off right after the first boundary", `--zz\r\n`],
-    ["a body whose boundary is not the declared one", `--other\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\nAAAA\r\n--other--\r\n`],
-    ["a part header past busboy's 16 KB limit", `--zz\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nX-Pad: ${"x".repeat(20_000)}\r\n\r\nAAAA\r\n--zz--\r\n`],
+    [
+      "a body whose boundary is not the declared one",
+      `--other\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\nAAAA\r\n--other--\r\n`,
+    ],
+    [
+      "a part header past busboy's 16 KB limit",
+      `--zz\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nX-Pad: ${"x".repeat(20_000)}\r\n\r\nAAAA\r\n--zz--\r\n`,
+    ],
     ["a complete audio part followed by a part cut off", `${fileHead("audio")}AAAA\r\n${fileHead("other")}BB`],
   ];
   for (const [what, body] of truncated) {
@@ -53,12 +64,21 @@ describe("attack: malformed and truncated multipart bodies to dictation", functi
   }
 
   it("answers 400 to a multipart body without a boundary parameter, and stays up", async () => {
-    await expectError(await post(`${fileHead("audio")}AAAA\r\n--zz--\r\n`, "multipart/form-data"), 400, "invalid_request", "no boundary");
+    await expectError(
+      await post(`${fileHead("audio")}AAAA\r\n--zz--\r\n`, "multipart/form-data"),
+      400,
+      "invalid_request",
+      "no boundary",
+    );
     await expectAlive("a missing boundary");
   });
 
   it("still answers 413 to a file over the limit, and stays up", async () => {
-    const over = Buffer.concat([Buffer.from(fileHead("audio")), Buffer.alloc(MAX_AUDIO_BYTES + 1), Buffer.from("\r\n--zz--\r\n")]);
+    const over = Buffer.concat([
+      Buffer.from(fileHead("audio")),
+      Buffer.alloc(MAX_AUDIO_BYTES + 1),
+      Buffer.from("\r\n--zz--\r\n"),
+    ]);
     await expectError(await post(over), 413, "payload_too_large", "25 MB + 1");
     await expectAlive("an oversized file");
   });
@@ -83,7 +103,12 @@ describe("attack: malformed and truncated multipart bodies to dictation", functi
       socket.destroy();
       await closed;
       await expectAlive(`a client that went away ${what}`);
-      await expectError(await post(`${fileHead("audio")}AAAA`), 400, "invalid_request", `the route after an abort ${what}`);
+      await expectError(
+        await post(`${fileHead("audio")}AAAA`),
+        400,
+        "invalid_request",
+        `the route after an abort ${what}`,
+      );
     }
   });
 });

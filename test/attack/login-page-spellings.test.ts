@@ -18,7 +18,10 @@ const LOGIN_SCRIPT = "LOGIN-SCRIPT-MARKER";
 function fakeWebview(): string {
   const dir = makeTempDir("parley-webview-");
   fs.mkdirSync(path.join(dir, "assets"));
-  fs.writeFileSync(path.join(dir, "index.html"), `<!doctype html><title>${SHELL}</title><script type="module" src="./assets/app.js"></script>`);
+  fs.writeFileSync(
+    path.join(dir, "index.html"),
+    `<!doctype html><title>${SHELL}</title><script type="module" src="./assets/app.js"></script>`,
+  );
   fs.writeFileSync(path.join(dir, "assets", "app.js"), `console.log("${BUNDLE}")`);
   fs.writeFileSync(path.join(dir, "login.js"), `console.log("${LOGIN_SCRIPT}")`);
   fs.writeFileSync(path.join(dir, "favicon.svg"), `<svg xmlns="http://www.w3.org/2000/svg"/>`);
@@ -28,7 +31,12 @@ function fakeWebview(): string {
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** A request whose path goes out exactly as spelled (fetch would resolve `/./` and friends first). */
-function rawRequest(base: string, rawPath: string, headers: Record<string, string> = {}, method = "GET"): Promise<Answer> {
+function rawRequest(
+  base: string,
+  rawPath: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ hostname, port, path: rawPath, method, headers, agent: false }, (res) => {
@@ -90,7 +98,10 @@ describe("attack: spellings of the app's page without a session", function () {
     webviewDir = fakeWebview();
     s = await startTestServer({ webviewDir });
     // Before a password: the app shell is served (so the markers below would show a leak).
-    assert.ok((await rawRequest(s.url, "//index.html")).body.includes(SHELL), "the fixture serves the app without a password");
+    assert.ok(
+      (await rawRequest(s.url, "//index.html")).body.includes(SHELL),
+      "the fixture serves the app without a password",
+    );
     assert.equal((await s.api("POST", "/api/access/password", { next: PASSWORD })).status, 204);
   });
   after(async () => {
@@ -115,7 +126,10 @@ describe("attack: spellings of the app's page without a session", function () {
   for (const spelling of SPELLINGS) {
     it(`answers ${JSON.stringify(spelling)} with the sign-in page, never the app`, async () => {
       const first = await rawRequest(s.url, spelling);
-      assert.ok(!first.body.includes(SHELL), `${spelling} answered ${first.status} with the app: ${first.body.slice(0, 200)}`);
+      assert.ok(
+        !first.body.includes(SHELL),
+        `${spelling} answered ${first.status} with the app: ${first.body.slice(0, 200)}`,
+      );
       assert.ok([200, 302, 404].includes(first.status), `${spelling}: ${first.status}`);
       const { answer, trail } = await land(spelling);
       assert.ok(!answer.body.includes(SHELL), trail.join(" → "));
@@ -131,13 +145,23 @@ describe("attack: spellings of the app's page without a session", function () {
       for (const spelling of ["//index.html", "/%69ndex.html", "/assets/../index.html"]) {
         const answer = await rawRequest(s.url, spelling, {}, method);
         assert.ok(!answer.body.includes(SHELL), `${method} ${spelling}`);
-        assert.ok(answer.status === 302 || answer.status === 401 || answer.status === 404, `${method} ${spelling}: ${answer.status}`);
+        assert.ok(
+          answer.status === 302 || answer.status === 401 || answer.status === 404,
+          `${method} ${spelling}: ${answer.status}`,
+        );
       }
     }
   });
 
   it("still answers 401 to every spelling of the API", async () => {
-    for (const spelling of ["/api/projects", "//api/projects", "/./api/projects", "/%61pi/projects", "/x/../api/projects", "/API/projects/"]) {
+    for (const spelling of [
+      "/api/projects",
+      "//api/projects",
+      "/./api/projects",
+      "/%61pi/projects",
+      "/x/../api/projects",
+      "/API/projects/",
+    ]) {
       const answer = await rawRequest(s.url, spelling);
       assert.equal(answer.status, 401, spelling);
       assert.equal(JSON.parse(answer.body).error.code, "unauthorized", spelling);
@@ -145,7 +169,14 @@ describe("attack: spellings of the app's page without a session", function () {
   });
 
   it("still serves the UI's bundle, in any spelling, as the file that spelling resolves to", async () => {
-    for (const spelling of ["/assets/app.js", "//assets/app.js", "/./assets/app.js", "/assets//app.js", "/%61ssets/app.js", "/x/../assets/app.js"]) {
+    for (const spelling of [
+      "/assets/app.js",
+      "//assets/app.js",
+      "/./assets/app.js",
+      "/assets//app.js",
+      "/%61ssets/app.js",
+      "/x/../assets/app.js",
+    ]) {
       const answer = await rawRequest(s.url, spelling);
       assert.equal(answer.status, 200, spelling);
       assert.ok(answer.body.includes(BUNDLE), spelling);
@@ -158,15 +189,21 @@ describe("attack: spellings of the app's page without a session", function () {
       assert.equal(answer.status, 200, spelling);
       assert.ok(answer.body.includes(LOGIN_SCRIPT), spelling);
     }
-    for (const spelling of ["/favicon.ico", "/favicon.svg", "//favicon.svg"]) assert.equal((await rawRequest(s.url, spelling)).status, 200, spelling);
+    for (const spelling of ["/favicon.ico", "/favicon.svg", "//favicon.svg"])
+      assert.equal((await rawRequest(s.url, spelling)).status, 200, spelling);
     assert.match((await rawRequest(s.url, "/login")).body, /<script type="module" src="\.\/login\.js">/);
   });
 
   it("serves the app to a signed-in browser and to the token, in any spelling", async () => {
-    const login = await fetch(`${s.url}/api/access/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: PASSWORD }) });
+    const login = await fetch(`${s.url}/api/access/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
     assert.equal(login.status, 204);
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-    for (const spelling of ["/", "//index.html", "/%69ndex.html"]) assert.ok((await rawRequest(s.url, spelling, { cookie })).body.includes(SHELL), spelling);
+    for (const spelling of ["/", "//index.html", "/%69ndex.html"])
+      assert.ok((await rawRequest(s.url, spelling, { cookie })).body.includes(SHELL), spelling);
     assert.ok((await rawRequest(s.url, "//assets/app.js", { cookie })).body.includes(BUNDLE));
     assert.ok((await rawRequest(s.url, "/", { authorization: `Bearer ${s.token}` })).body.includes(SHELL));
   });

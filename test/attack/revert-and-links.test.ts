@@ -32,7 +32,8 @@ describe("attack: revert through a folder swapped for a symlink", function () {
     return events[0]!.data.turnId;
   }
 
-  const revert = (chatId: string, turnId: string, force: boolean) => f.s.api("POST", `/api/chats/${chatId}/turns/${turnId}/revert`, { force });
+  const revert = (chatId: string, turnId: string, force: boolean) =>
+    f.s.api("POST", `/api/chats/${chatId}/turns/${turnId}/revert`, { force });
 
   it("answers 409 listing the path, forced or not, and leaves the outside file as it was (a file the turn changed)", async () => {
     const dir = path.join(f.s.projectDir, "rv3");
@@ -47,7 +48,10 @@ describe("attack: revert through a folder swapped for a symlink", function () {
       assert.equal(res.status, 409);
       const body = await res.json();
       assert.equal(body.error.code, "conflict");
-      assert.deepEqual(body.error.issues.map((i: { path: string }) => i.path), ["rv3/authorized_keys"]);
+      assert.deepEqual(
+        body.error.issues.map((i: { path: string }) => i.path),
+        ["rv3/authorized_keys"],
+      );
     }
     assert.equal(fs.readFileSync(path.join(outside, "authorized_keys"), "utf8"), "ssh-ed25519 AAAA the-owner\n");
     assert.deepEqual(fs.readdirSync(outside), ["authorized_keys"]);
@@ -64,7 +68,10 @@ describe("attack: revert through a folder swapped for a symlink", function () {
     fs.unlinkSync(path.join(f.s.projectDir, "rv3"));
     fs.mkdirSync(path.join(f.s.projectDir, "rv3"));
     fs.writeFileSync(path.join(f.s.projectDir, "rv3", "authorized_keys"), "ssh-ed25519 AAAA the-model");
-    assert.deepEqual(await (await revert(chat.id, turnId, false)).json(), { restored: [], removed: ["rv3/authorized_keys"] });
+    assert.deepEqual(await (await revert(chat.id, turnId, false)).json(), {
+      restored: [],
+      removed: ["rv3/authorized_keys"],
+    });
   });
 
   it("refuses a file the turn wrote that is now a symlink out of the project", async () => {
@@ -118,13 +125,19 @@ describe("attack: a hard link to a file outside the project", function () {
   it("refuses to read or write it, and search never shows its lines", async () => {
     assert.match(await refusal({ action: "read", path: "innocent.txt" }), /other hard links/);
     assert.match(await refusal({ action: "write", path: "innocent.txt", content: "x" }), /other hard links/);
-    assert.match(await refusal({ action: "edit", path: "innocent.txt", oldText: "hunter2", newText: "x" }), /other hard links/);
+    assert.match(
+      await refusal({ action: "edit", path: "innocent.txt", oldText: "hunter2", newText: "x" }),
+      /other hard links/,
+    );
     const found = await runFileTool({ action: "search", pattern: "hunter" }, { root });
     assert.doesNotMatch(String(found), /hunter2/);
     assert.equal(fs.readFileSync(secret, "utf8"), "-----BEGIN OPENSSH PRIVATE KEY----- hunter2\n");
   });
 
   it("reads hard-linked files in dependency folders, where package managers put them", async () => {
-    assert.match(String(await runFileTool({ action: "read", path: "node_modules/pkg/index.js" }, { root })), /module\.exports = 42/);
+    assert.match(
+      String(await runFileTool({ action: "read", path: "node_modules/pkg/index.js" }, { root })),
+      /module\.exports = 42/,
+    );
   });
 });

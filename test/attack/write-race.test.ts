@@ -68,7 +68,8 @@ describe("attack: a folder flipped to a symlink while Parley writes into it", fu
     const rel = `flip/${op.name}`;
     try {
       if (op.kind === "write") await runFileTool({ action: "write", path: rel, content: op.content }, { root });
-      else if (op.kind === "edit") await runFileTool({ action: "edit", path: rel, oldText: "do not touch", newText: op.content || "x" }, { root });
+      else if (op.kind === "edit")
+        await runFileTool({ action: "edit", path: rel, oldText: "do not touch", newText: op.content || "x" }, { root });
       else if (op.kind === "revert-write") await writeConfined(root, rel, Buffer.from(op.content));
       else await removeConfined(root, rel);
     } catch (error) {
@@ -76,7 +77,11 @@ describe("attack: a folder flipped to a symlink while Parley writes into it", fu
       if (error instanceof ToolError || error instanceof ConfinementError) return;
       const code = (error as NodeJS.ErrnoException).code;
       // The confined writer itself may meet the folder vanishing between two of its steps.
-      if (op.kind.startsWith("revert") && (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EEXIST")) return;
+      if (
+        op.kind.startsWith("revert") &&
+        (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EEXIST")
+      )
+        return;
       throw error;
     }
   }

@@ -12,17 +12,30 @@ import type { Stack } from "../helpers/stack";
 
 const PASSWORD = "correct horse battery staple";
 /** The fresh context that signs in with the passkey tells itself apart in the sessions list by this. */
-const PASSKEY_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 PasskeyContext/1";
+const PASSKEY_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 PasskeyContext/1";
 
-type VirtualCredential = { credentialId: string; isResidentCredential: boolean; rpId?: string; privateKey: string; userHandle?: string; signCount: number };
-
+type VirtualCredential = {
+  credentialId: string;
+  isResidentCredential: boolean;
+  rpId?: string;
+  privateKey: string;
+  userHandle?: string;
+  signCount: number;
+};
 
 /** Chromium's virtual authenticator on this page (one per DevTools session): internal, with user verification. */
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
   });
   return { cdp, authenticatorId };
 }
@@ -90,7 +103,12 @@ describe("web UI: access, password, passkeys and sessions", function () {
     await confirm.fill("too short");
     await page.getByRole("button", { name: "Set password" }).click();
     assert.equal(await password.getAttribute("aria-invalid"), "true");
-    assert.match((await password.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby")!.split(" ")[1]!)!.textContent))!, /at least 12 characters/);
+    assert.match(
+      (await password.evaluate(
+        (el) => document.getElementById(el.getAttribute("aria-describedby")!.split(" ")[1]!)!.textContent,
+      ))!,
+      /at least 12 characters/,
+    );
     assert.ok(await password.evaluate((el) => el === document.activeElement), "the field in error gets the focus");
     await password.fill(PASSWORD);
     await confirm.fill(`${PASSWORD}!`);
@@ -141,16 +159,22 @@ describe("web UI: access, password, passkeys and sessions", function () {
     await page.getByRole("button", { name: "Save name" }).click();
     await page.getByRole("group", { name: "Laptop key", exact: true }).waitFor();
     const listed = await (await stack.api("GET", "/api/access/passkeys")).json();
-    assert.deepEqual(listed.map((p: { name: string }) => p.name), ["Laptop key"]);
+    assert.deepEqual(
+      listed.map((p: { name: string }) => p.name),
+      ["Laptop key"],
+    );
 
     // The credential lives in this page's virtual authenticator: the fresh context gets a copy in its own.
-    const { credentials } = (await ownerAuthenticator.cdp.send("WebAuthn.getCredentials", { authenticatorId: ownerAuthenticator.authenticatorId })) as { credentials: VirtualCredential[] };
+    const { credentials } = (await ownerAuthenticator.cdp.send("WebAuthn.getCredentials", {
+      authenticatorId: ownerAuthenticator.authenticatorId,
+    })) as { credentials: VirtualCredential[] };
     assert.equal(credentials.length, 1);
     assert.equal(credentials[0]!.rpId, "localhost");
 
     const second = await freshContext({ userAgent: PASSKEY_AGENT });
     const theirs = await virtualAuthenticator(second);
-    for (const credential of credentials) await theirs.cdp.send("WebAuthn.addCredential", { authenticatorId: theirs.authenticatorId, credential });
+    for (const credential of credentials)
+      await theirs.cdp.send("WebAuthn.addCredential", { authenticatorId: theirs.authenticatorId, credential });
     await second.goto(`${localhost()}/`);
     await signInPage(second).waitFor();
     await screenshot(second, "access-02-sign-in");
@@ -159,7 +183,10 @@ describe("web UI: access, password, passkeys and sessions", function () {
 
     // From the first browser: the new session is listed, with its browser, and revoked.
     await openAccess(page);
-    assert.match((await page.getByRole("group", { name: "Laptop key", exact: true }).textContent())!, /last used (?!never)/);
+    assert.match(
+      (await page.getByRole("group", { name: "Laptop key", exact: true }).textContent())!,
+      /last used (?!never)/,
+    );
     const session = page.getByRole("group").filter({ hasText: "PasskeyContext/1" });
     await session.waitFor();
     assert.match((await session.textContent())!, /Chrome 140 on Linux/);
@@ -178,10 +205,15 @@ describe("web UI: access, password, passkeys and sessions", function () {
   });
 
   it("revokes all other sessions, and the password-signed-in browser is logged out", async () => {
-    const others = (await (await stack.api("GET", "/api/access/sessions")).json()).filter((s: { current: boolean }) => !s.current);
+    const others = (await (await stack.api("GET", "/api/access/sessions")).json()).filter(
+      (s: { current: boolean }) => !s.current,
+    );
     assert.ok(others.length >= 1, "the browser signed in with the password is still there");
     await page.getByRole("button", { name: "Revoke all other sessions" }).click();
-    await page.getByRole("status").filter({ hasText: /Revoked \d+ sessions?\./ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Revoked \d+ sessions?\./ })
+      .waitFor();
     assert.equal(await page.getByRole("button", { name: "Revoke all other sessions" }).isDisabled(), true);
     const passwordBrowser = contexts[1]!.pages()[0]!;
     await passwordBrowser.reload();
@@ -210,7 +242,10 @@ describe("web UI: access, password, passkeys and sessions", function () {
         await narrow.goto(`${localhost()}/?token=${stack.token}`);
         await narrow.getByRole("heading", { name: "Chats" }).waitFor();
         await openAccess(narrow);
-        await narrow.getByRole("group", { name: "Laptop key", exact: true }).getByRole("button", { name: "Delete" }).click();
+        await narrow
+          .getByRole("group", { name: "Laptop key", exact: true })
+          .getByRole("button", { name: "Delete" })
+          .click();
         await narrow.getByRole("group", { name: "Delete Laptop key?" }).waitFor();
         const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
@@ -229,7 +264,9 @@ describe("web UI: access, password, passkeys and sessions", function () {
     // The webview's set-up, imitated: the host's page with its bootstrap JSON (the token), and acquireVsCodeApi.
     const index = fs.readFileSync("media/webview/index.html", "utf8");
     const bootstrap = `<script type="application/json" id="parley-bootstrap">${JSON.stringify({ serverUrl, token: stack.token })}</script>`;
-    await panel.route(`${serverUrl}/`, (route) => route.fulfill({ contentType: "text/html", body: index.replace("</head>", `${bootstrap}</head>`) }));
+    await panel.route(`${serverUrl}/`, (route) =>
+      route.fulfill({ contentType: "text/html", body: index.replace("</head>", `${bootstrap}</head>`) }),
+    );
     await panel.addInitScript(() => {
       const posted: unknown[] = [];
       (window as unknown as { posted: unknown[] }).posted = posted;
@@ -248,23 +285,43 @@ describe("web UI: access, password, passkeys and sessions", function () {
     await panel.getByRole("group", { name: "Laptop key", exact: true }).waitFor();
     await screenshot(panel, "access-04-vscode-panel");
     await panel.getByRole("button", { name: "Open in Browser" }).click();
-    const posted = await panel.evaluate(() => (window as unknown as { posted: { type: string; url?: string }[] }).posted);
-    assert.deepEqual(posted.at(-1), { type: "openExternal", url: `${localhost()}/?token=${encodeURIComponent(stack.token)}#/settings/access` });
-    assert.equal(await panel.getByText("This session", { exact: true }).count(), 0, "the panel uses the token, not a session");
+    const posted = await panel.evaluate(
+      () => (window as unknown as { posted: { type: string; url?: string }[] }).posted,
+    );
+    assert.deepEqual(posted.at(-1), {
+      type: "openExternal",
+      url: `${localhost()}/?token=${encodeURIComponent(stack.token)}#/settings/access`,
+    });
+    assert.equal(
+      await panel.getByText("This session", { exact: true }).count(),
+      0,
+      "the panel uses the token, not a session",
+    );
   });
 
   it("deletes the passkey after asking, and removes the password with the current one", async () => {
     await openAccess(page);
     await page.getByRole("group", { name: "Laptop key", exact: true }).getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("group", { name: "Delete Laptop key?" }).getByRole("button", { name: "Delete passkey" }).click();
+    await page
+      .getByRole("group", { name: "Delete Laptop key?" })
+      .getByRole("button", { name: "Delete passkey" })
+      .click();
     await page.getByText("No passkeys yet.").waitFor();
 
     await page.getByRole("button", { name: "Remove password" }).click();
-    assert.equal(await page.getByLabel("Current password").getAttribute("aria-invalid"), "true", "removing asks for the current password");
+    assert.equal(
+      await page.getByLabel("Current password").getAttribute("aria-invalid"),
+      "true",
+      "removing asks for the current password",
+    );
     await page.getByLabel("Current password").fill(PASSWORD);
     await page.getByRole("button", { name: "Remove password" }).click();
     await page.getByRole("status").filter({ hasText: "Password removed." }).waitFor();
     await page.getByRole("button", { name: "Set password" }).waitFor();
-    assert.deepEqual(await (await stack.api("GET", "/api/access/status")).json(), { passwordSet: false, passkeys: 0, authenticated: true });
+    assert.deepEqual(await (await stack.api("GET", "/api/access/status")).json(), {
+      passwordSet: false,
+      passkeys: 0,
+      authenticated: true,
+    });
   });
 });

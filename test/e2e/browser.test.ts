@@ -58,7 +58,10 @@ describe("web UI in Chromium", function () {
     await screenshot(page, "03-streaming");
     await page.getByRole("button", { name: "Stop" }).click();
     await page.locator(".message.assistant[data-status='cancelled']").waitFor();
-    assert.match((await page.locator(".message.assistant[data-status='cancelled']").textContent())!, /Thinking out loud[\s\S]*Stopped\./);
+    assert.match(
+      (await page.locator(".message.assistant[data-status='cancelled']").textContent())!,
+      /Thinking out loud[\s\S]*Stopped\./,
+    );
   });
 
   it("finds the chat again after a reload", async () => {
@@ -81,7 +84,9 @@ describe("web UI in Chromium", function () {
     await screenshot(page, "04-chat-defaults");
     await page.reload();
     await toggle.waitFor();
-    await page.waitForFunction(() => (document.querySelector("vscode-checkbox#enter-newline") as HTMLInputElement | null)?.checked === true);
+    await page.waitForFunction(
+      () => (document.querySelector("vscode-checkbox#enter-newline") as HTMLInputElement | null)?.checked === true,
+    );
     const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
     assert.equal(settings.chat.enterInsertsNewline, true);
   });
@@ -92,11 +97,15 @@ describe("web UI in Chromium", function () {
     await page.goto(`${stack.url}/#/settings/defaults`);
     await other.getByLabel("Default prompt style").waitFor();
     await page.getByLabel("Default prompt style").selectOption("extensive");
-    await other.waitForFunction(() => (document.querySelector("#prompt-style") as HTMLSelectElement | null)?.value === "extensive");
+    await other.waitForFunction(
+      () => (document.querySelector("#prompt-style") as HTMLSelectElement | null)?.value === "extensive",
+    );
     // A chat started in one UI shows up in the other's list.
     await other.goto(`${stack.url}/#/`);
     const before = await other.locator(".chat-row").count();
-    await stack.api("POST", `/api/projects/${(await (await stack.api("GET", "/api/projects")).json())[0].id}/chats`, { title: "Made elsewhere" });
+    await stack.api("POST", `/api/projects/${(await (await stack.api("GET", "/api/projects")).json())[0].id}/chats`, {
+      title: "Made elsewhere",
+    });
     await other.locator(".chat-row", { hasText: "Made elsewhere" }).waitFor();
     assert.equal(await other.locator(".chat-row").count(), before + 1);
     await other.close();
@@ -112,7 +121,11 @@ describe("web UI in Chromium", function () {
     await stack.api("POST", `/api/projects/${projectId}/chats`, { title: "Made while the stream was down" });
     // The page tries its stream again after the chat was made, and is refused again.
     await other.waitForRequest((request) => new URL(request.url()).pathname === "/api/events", { timeout: 20_000 });
-    assert.equal(await other.locator(".chat-row", { hasText: "Made while the stream was down" }).count(), 0, "no event came");
+    assert.equal(
+      await other.locator(".chat-row", { hasText: "Made while the stream was down" }).count(),
+      0,
+      "no event came",
+    );
     // Its next try gets through: the list is read again.
     await other.unroute("**/api/events");
     await other.locator(".chat-row", { hasText: "Made while the stream was down" }).waitFor({ timeout: 20_000 });

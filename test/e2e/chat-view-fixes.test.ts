@@ -40,7 +40,13 @@ describe("web UI: chat view fixes", function () {
   const idle = (on: Page) => on.locator(".composer vscode-button", { hasText: "Send" }).waitFor();
 
   const transcript = (on: Page) =>
-    on.locator("ol.messages").evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, width: el.scrollWidth, clientWidth: el.clientWidth }));
+    on.locator("ol.messages").evaluate((el) => ({
+      top: el.scrollTop,
+      height: el.scrollHeight,
+      client: el.clientHeight,
+      width: el.scrollWidth,
+      clientWidth: el.clientWidth,
+    }));
 
   /**
    * Waits until the transcript's scroll position has stopped moving (a wheel can scroll over several
@@ -78,7 +84,11 @@ describe("web UI: chat view fixes", function () {
     const composer = (await page.getByLabel("Message").boundingBox())!;
     assert.ok(title.y >= 0, "the title is in view");
     assert.ok(composer.y + composer.height <= viewport.height, "the composer is in view");
-    assert.equal(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), true, "the page itself does not scroll");
+    assert.equal(
+      await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight),
+      true,
+      "the page itself does not scroll",
+    );
 
     // Scrolled up while the next answer streams: the view stays where the reader put it.
     await chooseModel(page, "fake/slow");
@@ -124,7 +134,10 @@ describe("web UI: chat view fixes", function () {
       assert.ok(await code.evaluate((el) => el.scrollWidth > el.clientWidth), "the code line scrolls inside its block");
       const copy = (await narrow.getByRole("button", { name: "Copy code" }).boundingBox())!;
       const text = (await code.boundingBox())!;
-      assert.ok(copy.y + copy.height <= text.y, `the Copy button sits above the code (button ${JSON.stringify(copy)}, code ${JSON.stringify(text)})`);
+      assert.ok(
+        copy.y + copy.height <= text.y,
+        `the Copy button sits above the code (button ${JSON.stringify(copy)}, code ${JSON.stringify(text)})`,
+      );
       await screenshot(narrow, "chat-view-350");
       await narrow.getByRole("link", { name: "Back to chats" }).click();
       await narrow.getByLabel("Search chats").waitFor();
@@ -138,7 +151,10 @@ describe("web UI: chat view fixes", function () {
 
   it("shows a turn that never reached the gateway once, with its way out, and Retry does not repeat the message", async () => {
     await newChat(page, "fake/echo");
-    await settings({ chat: { autoRetryFailedSends: false }, providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }] });
+    await settings({
+      chat: { autoRetryFailedSends: false },
+      providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }],
+    });
     await settings({ providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });
     await say(page, "hello over there");
     const failure = page.locator(".turn-error");
@@ -146,7 +162,11 @@ describe("web UI: chat view fixes", function () {
     await idle(page);
     assert.equal(await failure.count(), 1, "the error shows once");
     assert.equal(await page.locator(".message.user", { hasText: "hello over there" }).count(), 1);
-    assert.equal(await failure.getByRole("link", { name: "Settings, Providers" }).count(), 1, "the way to the gateway's address");
+    assert.equal(
+      await failure.getByRole("link", { name: "Settings, Providers" }).count(),
+      1,
+      "the way to the gateway's address",
+    );
     await failure.getByRole("button", { name: "Retry" }).waitFor();
     await screenshot(page, "chat-view-failed-turn");
 
@@ -155,14 +175,22 @@ describe("web UI: chat view fixes", function () {
     await failure.getByRole("button", { name: "Retry" }).click();
     await page.locator(".message.assistant", { hasText: "You said: hello over there" }).waitFor();
     await idle(page);
-    assert.equal(await page.locator(".message.user", { hasText: "hello over there" }).count(), 1, "the message shows once after Retry");
+    assert.equal(
+      await page.locator(".message.user", { hasText: "hello over there" }).count(),
+      1,
+      "the message shows once after Retry",
+    );
     assert.equal(await page.locator(".turn-error").count(), 0, "the error is gone");
     await page.reload();
     await page.locator(".message.assistant", { hasText: "You said: hello over there" }).waitFor();
     // On a loaded machine the answer has shown a moment before the message: wait for both before counting.
     await page.locator(".message.user", { hasText: "hello over there" }).first().waitFor();
     await idle(page);
-    assert.equal(await page.locator(".message.user", { hasText: "hello over there" }).count(), 1, "and once after a reload");
+    assert.equal(
+      await page.locator(".message.user", { hasText: "hello over there" }).count(),
+      1,
+      "and once after a reload",
+    );
   });
 
   it("keeps the text, and the message, when no key is set; Retry sends it once a key is saved", async () => {
@@ -175,8 +203,15 @@ describe("web UI: chat view fixes", function () {
     assert.equal(await failure.count(), 1);
     assert.match((await failure.textContent())!, /no key/);
     assert.equal(await page.getByLabel("Message").inputValue(), "keep me please", "the composer keeps the text");
-    assert.equal(await page.locator(".message.user", { hasText: "keep me please" }).count(), 1, "the message stays, unsent");
-    assert.equal(await failure.getByRole("link", { name: "Settings, Providers" }).getAttribute("href"), "#/settings/providers");
+    assert.equal(
+      await page.locator(".message.user", { hasText: "keep me please" }).count(),
+      1,
+      "the message stays, unsent",
+    );
+    assert.equal(
+      await failure.getByRole("link", { name: "Settings, Providers" }).getAttribute("href"),
+      "#/settings/providers",
+    );
     await screenshot(page, "chat-view-no-key");
 
     await settings({ providers: [{ id: "gateway", apiKey: "sk-fake-e2e" }] });

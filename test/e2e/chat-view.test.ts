@@ -32,7 +32,13 @@ describe("web UI: the chat view", function () {
     await page.getByRole("button", { name: "New chat" }).click();
     await page.locator(".chat-view").waitFor();
     // The view shows before the new chat has loaded: wait for the picker to show the chat's model.
-    await page.waitForFunction(() => (document.querySelector(".chat-header input[role=combobox]") as HTMLInputElement | null)?.value !== "", undefined, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        () => (document.querySelector(".chat-header input[role=combobox]") as HTMLInputElement | null)?.value !== "",
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     assert.equal(await modelField(page).inputValue(), "fake/reasoner", "the model last used in the project");
   });
 });

@@ -17,7 +17,10 @@ describe("web UI: a key for another origin", function () {
   before(async function () {
     other = await new FakeGateway().start();
     ui = await startBrowserStack(this, { viewport: { width: 320, height: 800 } });
-    fs.writeFileSync(path.join(ui.stack.projectDir, ".app.json"), JSON.stringify({ providers: [{ id: "gateway", baseUrl: other.baseUrl }] }));
+    fs.writeFileSync(
+      path.join(ui.stack.projectDir, ".app.json"),
+      JSON.stringify({ providers: [{ id: "gateway", baseUrl: other.baseUrl }] }),
+    );
   });
 
   after(async () => {
@@ -39,11 +42,18 @@ describe("web UI: a key for another origin", function () {
     assert.equal(other!.completions.length, 0, "nothing reached the other server");
     const field = page.getByLabel(`API key for ${origin}`);
     await field.fill("sk-key-for-the-other-server");
-    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 320, "nothing scrolls sideways at 320 px");
+    assert.equal(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      320,
+      "nothing scrolls sideways at 320 px",
+    );
     await screenshot(page, "20-origin-key-320");
     await page.getByRole("button", { name: "Save key for this server" }).click();
     await page.locator(".message.assistant").filter({ hasText: "You said: through the other server" }).waitFor();
     assert.equal(other!.completions.at(-1)!.headers.authorization, "Bearer sk-key-for-the-other-server");
-    assert.ok(!fs.readFileSync(path.join(stack.projectDir, ".app.json"), "utf8").includes("sk-key"), "the key is not in the project");
+    assert.ok(
+      !fs.readFileSync(path.join(stack.projectDir, ".app.json"), "utf8").includes("sk-key"),
+      "the key is not in the project",
+    );
   });
 });

@@ -22,7 +22,10 @@ describe("web UI: dictation", function () {
   before(async function () {
     dir = makeTempDir();
     const wav = writeToneWav(path.join(dir, "tones.wav"), 3);
-    ui = await startBrowserStack(this, { chromiumArgs: fakeMicrophoneArgs(wav), viewport: { width: 900, height: 800 } });
+    ui = await startBrowserStack(this, {
+      chromiumArgs: fakeMicrophoneArgs(wav),
+      viewport: { width: 900, height: 800 },
+    });
     // New chats start with a model, so the composer takes text without going through the model picker.
     await ui.stack.api("PATCH", "/api/settings/app", { defaultModel: "fake/echo" });
   });
@@ -39,7 +42,9 @@ describe("web UI: dictation", function () {
   const openNewChat = async (page: Page) => {
     await page.getByRole("button", { name: "New chat" }).click();
     await page.getByLabel("Message").waitFor();
-    await page.waitForFunction(() => !(document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).disabled);
+    await page.waitForFunction(
+      () => !(document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).disabled,
+    );
   };
   const setModel = (modelId: string | null) =>
     ui!.stack.api("PATCH", "/api/settings/app", { dictation: modelId ? { modelId, providerId: "gateway" } : null });
@@ -61,31 +66,50 @@ describe("web UI: dictation", function () {
     const select = page.getByLabel("Speech-to-text model");
     await page.locator("optgroup[label='Transcription models'] option").first().waitFor({ state: "attached" });
     const groups = await select.evaluate((el) =>
-      Array.from(el.querySelectorAll("optgroup"), (g) => ({ label: g.label, options: Array.from(g.querySelectorAll("option"), (o) => [o.value, o.textContent]) })),
+      Array.from(el.querySelectorAll("optgroup"), (g) => ({
+        label: g.label,
+        options: Array.from(g.querySelectorAll("option"), (o) => [o.value, o.textContent]),
+      })),
     );
     assert.deepEqual(groups, [
       { label: "Transcription models", options: [["openai/whisper-1", "OpenAI: Whisper ($0.10 / $0.00 per 1M)"]] },
-      { label: "Chat models that take audio", options: [["google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in) ($0.30 / $2.50 per 1M)"]] },
+      {
+        label: "Chat models that take audio",
+        options: [["google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in) ($0.30 / $2.50 per 1M)"]],
+      },
     ]);
     await select.selectOption("openai/whisper-1");
     await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
-    assert.deepEqual((await (await stack.api("GET", "/api/settings/app")).json()).dictation, { modelId: "openai/whisper-1", providerId: "gateway" });
+    assert.deepEqual((await (await stack.api("GET", "/api/settings/app")).json()).dictation, {
+      modelId: "openai/whisper-1",
+      providerId: "gateway",
+    });
 
     await page.getByRole("button", { name: "Record a test" }).click();
     await page.getByRole("button", { name: "Stop test" }).waitFor();
     // The fake microphone plays tones: the meter moves and the time runs.
-    await page.waitForFunction(() => Number((document.querySelector("meter#dictation-level") as HTMLMeterElement | null)?.value) > 0.05);
+    await page.waitForFunction(
+      () => Number((document.querySelector("meter#dictation-level") as HTMLMeterElement | null)?.value) > 0.05,
+    );
     await page.getByRole("timer", { name: "Test recording time" }).getByText("0:01").waitFor();
     await screenshot(page, "dictation-01-test-recording");
     await page.getByRole("button", { name: "Stop test" }).click();
     const result = page.getByRole("heading", { name: "Transcript" }).locator("..");
     await result.getByText(FAKE_TRANSCRIPT).waitFor();
-    const usage = (await (await stack.api("GET", "/api/usage?groupBy=model")).json()) as { key: string; cost: number; turns: number }[];
+    const usage = (await (await stack.api("GET", "/api/usage?groupBy=model")).json()) as {
+      key: string;
+      cost: number;
+      turns: number;
+    }[];
     const whisper = usage.find((r) => r.key === "openai/whisper-1")!;
     assert.equal(whisper.turns, 1, "the test's cost is in the usage ledger");
     const shown = await result.getByText("Cost of this test:").textContent();
     assert.match(shown!, /Cost of this test: \$0\.\d{5}$/);
-    assert.equal(shown!.replace("Cost of this test: $", ""), whisper.cost.toFixed(5), "the page shows what the ledger counts");
+    assert.equal(
+      shown!.replace("Cost of this test: $", ""),
+      whisper.cost.toFixed(5),
+      "the page shows what the ledger counts",
+    );
     assert.ok(whisper.cost > 0);
     await screenshot(page, "dictation-02-test-result");
   });
@@ -120,10 +144,20 @@ describe("web UI: dictation", function () {
     await page.getByRole("timer", { name: "Dictation time" }).getByText("0:01").waitFor();
     await screenshot(page, "dictation-03-composer-recording");
     await stop.click();
-    await page.waitForFunction(() => (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value !== "Before after");
+    await page.waitForFunction(
+      () => (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value !== "Before after",
+    );
     assert.equal(await message.inputValue(), `Before ${FAKE_TRANSCRIPT} after`);
-    const caret = await message.evaluate((el: HTMLTextAreaElement) => [el.selectionStart, el.selectionEnd, document.activeElement === el]);
-    assert.deepEqual(caret, [7 + FAKE_TRANSCRIPT.length + 1, 7 + FAKE_TRANSCRIPT.length + 1, true], "the caret follows the inserted words");
+    const caret = await message.evaluate((el: HTMLTextAreaElement) => [
+      el.selectionStart,
+      el.selectionEnd,
+      document.activeElement === el,
+    ]);
+    assert.deepEqual(
+      caret,
+      [7 + FAKE_TRANSCRIPT.length + 1, 7 + FAKE_TRANSCRIPT.length + 1, true],
+      "the caret follows the inserted words",
+    );
     await page.getByRole("button", { name: "Dictate" }).waitFor();
     await screenshot(page, "dictation-04-composer-inserted");
   });
@@ -148,7 +182,9 @@ describe("web UI: dictation", function () {
     await message.press("Control+Shift+Space");
     await page.getByRole("timer", { name: "Dictation time" }).getByText("0:01").waitFor();
     await message.press("Control+Shift+Space");
-    await page.waitForFunction(() => (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value.endsWith("microphone"));
+    await page.waitForFunction(() =>
+      (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value.endsWith("microphone"),
+    );
     assert.equal(await message.inputValue(), `untouched draft ${FAKE_TRANSCRIPT}`);
   });
 
@@ -167,21 +203,29 @@ describe("web UI: dictation", function () {
     await screenshot(page, "dictation-05-upstream-failure");
     await setModel("openai/whisper-1");
     await alert.getByRole("button", { name: "Send again" }).click();
-    await page.waitForFunction(() => (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value.includes("microphone"));
+    await page.waitForFunction(() =>
+      (document.querySelector("textarea[aria-label='Message']") as HTMLTextAreaElement).value.includes("microphone"),
+    );
     assert.equal(await message.inputValue(), FAKE_TRANSCRIPT);
     assert.equal(await alert.count(), 0);
   });
 
   it("says a denied microphone permission in words, with Try again", async () => {
     // A browser whose user blocks the microphone: every request for it is refused.
-    const blocking = await launchChromium({ args: ["--use-fake-device-for-media-stream", "--deny-permission-prompts"] });
+    const blocking = await launchChromium({
+      args: ["--use-fake-device-for-media-stream", "--deny-permission-prompts"],
+    });
     try {
       const page = await (await blocking.newContext({ viewport: { width: 900, height: 800 } })).newPage();
       await signIn(page);
       await openNewChat(page);
       await page.getByRole("button", { name: "Dictate" }).click();
       const alert = page.getByRole("alert", { name: "Dictation problem" });
-      await alert.getByText("Parley is not allowed to use the microphone. Allow it for this site (the icon at the left of the address bar), then try again.").waitFor();
+      await alert
+        .getByText(
+          "Parley is not allowed to use the microphone. Allow it for this site (the icon at the left of the address bar), then try again.",
+        )
+        .waitFor();
       await alert.getByRole("button", { name: "Try again" }).waitFor();
       await page.getByRole("button", { name: "Dictate" }).waitFor();
       await screenshot(page, "dictation-06-denied");
@@ -198,14 +242,17 @@ describe("web UI: dictation", function () {
       // The webview's set-up, imitated: the host's page with its bootstrap JSON, and acquireVsCodeApi.
       const index = fs.readFileSync("media/webview/index.html", "utf8");
       const bootstrap = `<script type="application/json" id="parley-bootstrap">${JSON.stringify({ serverUrl: stack.url, token: stack.token })}</script>`;
-      await panel.route(`${stack.url}/`, (route) => route.fulfill({ contentType: "text/html", body: index.replace("</head>", `${bootstrap}</head>`) }));
+      await panel.route(`${stack.url}/`, (route) =>
+        route.fulfill({ contentType: "text/html", body: index.replace("</head>", `${bootstrap}</head>`) }),
+      );
       await panel.addInitScript(() => {
         const posted: unknown[] = [];
         (window as unknown as { posted: unknown[] }).posted = posted;
         (window as unknown as { acquireVsCodeApi: unknown }).acquireVsCodeApi = () => ({
           postMessage(message: { type: string }) {
             posted.push(message);
-            if (message.type === "hello") setTimeout(() => window.postMessage({ type: "ready" }, window.location.origin));
+            if (message.type === "hello")
+              setTimeout(() => window.postMessage({ type: "ready" }, window.location.origin));
           },
         });
       });
@@ -214,15 +261,22 @@ describe("web UI: dictation", function () {
       const chatHash = new URL(panel.url()).hash;
       await panel.getByRole("button", { name: "Dictate" }).click();
       const alert = panel.getByRole("alert", { name: "Dictation problem" });
-      await alert.getByText("VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.").waitFor();
+      await alert
+        .getByText("VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.")
+        .waitFor();
       const width = await panel.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 320, `the explanation fits the 320 px panel (page is ${width} px wide)`);
       await screenshot(panel, "dictation-07-vscode-panel");
       await alert.getByRole("button", { name: "Open in Browser" }).click();
-      const posted = await panel.evaluate(() => (window as unknown as { posted: { type: string; url?: string }[] }).posted);
+      const posted = await panel.evaluate(
+        () => (window as unknown as { posted: { type: string; url?: string }[] }).posted,
+      );
       const opened = posted.at(-1)!;
       assert.equal(opened.type, "openExternal");
-      assert.ok(opened.url!.endsWith(`/?token=${encodeURIComponent(stack.token)}${chatHash}`), `opens this chat in the browser: ${opened.url}`);
+      assert.ok(
+        opened.url!.endsWith(`/?token=${encodeURIComponent(stack.token)}${chatHash}`),
+        `opens this chat in the browser: ${opened.url}`,
+      );
       await panel.goto(`${stack.url}/#/settings/dictation`);
       await panel.getByRole("note").filter({ hasText: "VS Code's panels cannot use the microphone" }).waitFor();
       assert.equal(await panel.getByRole("button", { name: "Record a test" }).count(), 0);
@@ -265,7 +319,10 @@ describe("web UI: dictation", function () {
   });
 
   async function transcriptions(): Promise<number> {
-    const rows = (await (await ui!.stack.api("GET", "/api/usage?groupBy=model")).json()) as { key: string; turns: number }[];
+    const rows = (await (await ui!.stack.api("GET", "/api/usage?groupBy=model")).json()) as {
+      key: string;
+      turns: number;
+    }[];
     return rows.filter((r) => r.key === "openai/whisper-1").reduce((n, r) => n + r.turns, 0);
   }
 });

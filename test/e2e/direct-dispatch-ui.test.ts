@@ -13,9 +13,6 @@ import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
 import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
-
-
-
 describe("web UI: direct runs of agents and tools from the composer", function () {
   this.timeout(120_000);
   let ui: BrowserStack | undefined;
@@ -23,14 +20,18 @@ describe("web UI: direct runs of agents and tools from the composer", function (
   let page: Page;
   let chatUrl = "";
   const query = () => `projectDir=${encodeURIComponent(stack.projectDir)}`;
-  const gates = (toolGates: Record<string, string>) => stack.api("PATCH", `/api/settings/project?${query()}`, { toolGates });
+  const gates = (toolGates: Record<string, string>) =>
+    stack.api("PATCH", `/api/settings/project?${query()}`, { toolGates });
 
   before(async function () {
     ui = await startBrowserStack(this);
     ({ stack, page } = ui);
     fs.writeFileSync(
       path.join(stack.projectDir, ".app.json"),
-      JSON.stringify({ agents: [{ name: "reviewer", description: "Reviews", model: "fake/tools" }], toolGates: { shell: "allow" } }),
+      JSON.stringify({
+        agents: [{ name: "reviewer", description: "Reviews", model: "fake/tools" }],
+        toolGates: { shell: "allow" },
+      }),
     );
     // The repository's `allow` counts once the user trusts the project (contract 7.1).
     const projectId = (await (await stack.api("GET", "/api/projects")).json())[0].id;
@@ -65,7 +66,11 @@ describe("web UI: direct runs of agents and tools from the composer", function (
     assert.equal(await inner.locator(".status").textContent(), "done");
     assert.match((await inner.locator(".summary").textContent())!, /echo from-agent/);
     assert.equal(await sub.locator(".status").first().textContent(), "done");
-    assert.equal(await page.locator(".tool-item > .tool-card").count(), 1, "the shell card is inside the subagent's, not beside it");
+    assert.equal(
+      await page.locator(".tool-item > .tool-card").count(),
+      1,
+      "the shell card is inside the subagent's, not beside it",
+    );
     assert.equal(await page.getByLabel("Message").inputValue(), "", "the composer is cleared after a run");
     const stored = await (await stack.api("GET", `/api/chats/${chatId()}`)).json();
     assert.equal(stored.messages.filter((m: any) => m.role === "user").length, 0, "nothing went to the chat's model");
@@ -127,9 +132,15 @@ describe("web UI: direct runs of agents and tools from the composer", function (
     const sub = card("subagent reviewer");
     await sub.waitFor();
     assert.equal(await sub.getByRole("group", { name: "shell", exact: true }).locator(".status").textContent(), "done");
-    assert.ok(await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "from-agent" }).isVisible());
+    assert.ok(
+      await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "from-agent" }).isVisible(),
+    );
     const shells = topShells();
-    assert.deepEqual(await shells.locator(".summary").allTextContents(), ["echo direct", "echo never-run", "echo gated"]);
+    assert.deepEqual(await shells.locator(".summary").allTextContents(), [
+      "echo direct",
+      "echo never-run",
+      "echo gated",
+    ]);
     assert.equal(await shells.first().locator(".status").textContent(), "done");
   });
 
@@ -154,7 +165,10 @@ describe("web UI: direct runs of agents and tools from the composer", function (
     const agentCard = page.getByRole("region", { name: "Agent" });
     await agentCard.waitFor();
     await agentCard.getByText("Model pin: fake/tools").waitFor();
-    assert.match((await agentCard.getByLabel("Agent for this chat").locator("option:checked").textContent())!, /Project default \(reviewer\)/);
+    assert.match(
+      (await agentCard.getByLabel("Agent for this chat").locator("option:checked").textContent())!,
+      /Project default \(reviewer\)/,
+    );
     await agentCard.getByLabel("Agent for this chat").selectOption("reviewer");
     await agentCard.getByRole("status").filter({ hasText: "Saved" }).waitFor();
     const chat = await (await stack.api("GET", `/api/chats/${chatId()}`)).json();
@@ -194,7 +208,11 @@ describe("web UI: direct runs of agents and tools from the composer", function (
       await first.evaluate((node) => node.setAttribute("data-probe", "kept"));
       // The list has been taken in: the views it held back are up.
       await loading.waitFor({ state: "detached" });
-      assert.equal(await page.locator("[data-probe=kept]").count(), 1, "the transcript shown first is still the one on screen");
+      assert.equal(
+        await page.locator("[data-probe=kept]").count(),
+        1,
+        "the transcript shown first is still the one on screen",
+      );
       await say("@reviewer shell: echo after-reload");
       await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "after-reload" }).waitFor();
       await turnEnded();

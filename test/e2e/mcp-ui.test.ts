@@ -15,8 +15,6 @@ import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
-
-
 describe("web UI: MCP servers", function () {
   this.timeout(120_000);
   let ui: BrowserStack | undefined;
@@ -40,7 +38,8 @@ describe("web UI: MCP servers", function () {
 
   const server = (name: string, on: Page = page) => on.getByRole("group", { name, exact: true });
   const statusOf = (name: string) => server(name).locator(".words");
-  const waitForStatus = (name: string, words: string, timeout = 30_000) => server(name).locator(".words", { hasText: words }).waitFor({ timeout });
+  const waitForStatus = (name: string, words: string, timeout = 30_000) =>
+    server(name).locator(".words", { hasText: words }).waitFor({ timeout });
 
   it("adds a stdio server (refusing a bad id at the form), starts it, lists its tools and saves a gate", async () => {
     await openMcpPage();
@@ -55,7 +54,10 @@ describe("web UI: MCP servers", function () {
     await form.getByLabel("Environment").fill("PARLEY_E2E_SECRET=e2e-secret-value");
     assert.ok(await form.getByRole("radio", { name: "App" }).isChecked(), "a new server goes to the app by default");
     await form.getByRole("button", { name: "Add server" }).click();
-    await form.getByRole("alert").filter({ hasText: "Id: lowercase letters, digits and -, 1 to 32 characters" }).waitFor();
+    await form
+      .getByRole("alert")
+      .filter({ hasText: "Id: lowercase letters, digits and -, 1 to 32 characters" })
+      .waitFor();
 
     await form.getByLabel("Id").fill("everything");
     await form.getByRole("button", { name: "Add server" }).click();
@@ -63,13 +65,19 @@ describe("web UI: MCP servers", function () {
     assert.equal(await form.count(), 0, "the form closes once saved");
     assert.equal(await statusOf("Everything").textContent(), "Not running");
     const app = await (await stack.api("GET", "/api/settings/app")).json();
-    assert.deepEqual(app.mcpServers[0].env, { PARLEY_E2E_SECRET: "<secret>" }, "the env value went to the secret store");
+    assert.deepEqual(
+      app.mcpServers[0].env,
+      { PARLEY_E2E_SECRET: "<secret>" },
+      "the env value went to the secret store",
+    );
     assert.deepEqual(app.mcpServers[0].args, [EVERYTHING, "stdio"]);
 
     await server("Everything").getByRole("button", { name: "Start" }).click();
     await waitForStatus("Everything", "Ready");
     assert.ok(await server("Everything").getByRole("button", { name: "Restart" }).isVisible());
-    await server("Everything").getByText(/^Tools \(\d+\)$/).click();
+    await server("Everything")
+      .getByText(/^Tools \(\d+\)$/)
+      .click();
     const echoGate = page.getByRole("combobox", { name: "Gate for mcp__everything__echo" });
     assert.equal(await echoGate.inputValue(), "ask", "MCP tools ask by default");
     await page.getByRole("combobox", { name: "Gate for mcp__everything__get-sum" }).selectOption("off");
@@ -104,7 +112,21 @@ describe("web UI: MCP servers", function () {
   it("asks to trust a project's own server: Not now hides the question, Trust this project starts it", async () => {
     const file = path.join(stack.projectDir, ".app.json");
     const settings = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
-    fs.writeFileSync(file, JSON.stringify({ ...settings, mcpServers: [{ id: "repo", name: "Repo server", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...settings,
+        mcpServers: [
+          {
+            id: "repo",
+            name: "Repo server",
+            transport: "stdio",
+            command: process.execPath,
+            args: [EVERYTHING, "stdio"],
+          },
+        ],
+      }),
+    );
     const trust = page.getByRole("region", { name: "Trust this project" });
     await page.goto(`${stack.url}/#/`);
     // "own … wait for your trust", or "changed since you trusted it" when Parley's earlier writes left a trust of nothing.
@@ -114,9 +136,16 @@ describe("web UI: MCP servers", function () {
     await openMcpPage();
     await trust.getByText(waiting).waitFor();
     assert.match((await trust.textContent())!, /repo: runs .*server-everything.*stdio/s);
-    assert.ok(await trust.getByRole("link", { name: "review everything it brings on This project" }).isVisible(), "trust covers more than the servers");
+    assert.ok(
+      await trust.getByRole("link", { name: "review everything it brings on This project" }).isVisible(),
+      "trust covers more than the servers",
+    );
     assert.equal(await statusOf("Repo server").textContent(), "Waiting for you to trust this project");
-    assert.equal(await server("Repo server").getByRole("button", { name: "Start" }).count(), 0, "no Start before trust");
+    assert.equal(
+      await server("Repo server").getByRole("button", { name: "Start" }).count(),
+      0,
+      "no Start before trust",
+    );
     await screenshot(page, "mcp-03-trust");
     assert.deepEqual(await seriousViolations(page), [], "the trust question");
     await trust.getByRole("button", { name: "Not now" }).click();
@@ -144,7 +173,9 @@ describe("web UI: MCP servers", function () {
       await narrow.getByRole("heading", { name: "Chats" }).waitFor();
       await openMcpPage(narrow);
       await server("Everything", narrow).locator(".words", { hasText: "Ready" }).waitFor();
-      await server("Everything", narrow).getByText(/^Tools \(\d+\)$/).click();
+      await server("Everything", narrow)
+        .getByText(/^Tools \(\d+\)$/)
+        .click();
       const stderr = server("Everything", narrow).getByText("Server output (stderr)");
       if (await stderr.count()) await stderr.click();
       await narrow.getByRole("button", { name: "Add server" }).click();
@@ -161,7 +192,9 @@ describe("web UI: MCP servers", function () {
     await server("Everything").getByRole("button", { name: "Disable" }).waitFor();
 
     // A server that cannot start says so, with the reason.
-    await stack.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "broken", transport: "stdio", command: path.join(stack.projectDir, "no-such-command") }] });
+    await stack.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "broken", transport: "stdio", command: path.join(stack.projectDir, "no-such-command") }],
+    });
     await server("broken").getByRole("button", { name: "Start" }).click();
     await waitForStatus("broken", "Failed");
     assert.match((await server("broken").locator(".last-error").textContent())!, /^Last error: .+/);

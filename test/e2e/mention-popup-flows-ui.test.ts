@@ -23,7 +23,10 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
   let p: ReturnType<typeof popup>;
   const turnEnded = () => page.getByRole("button", { name: "Send" }).waitFor();
   /** What the fake gateway was sent, in order (it runs in a process of its own). */
-  const completions = async () => (await (await fetch(`${new URL(stack.gateway.baseUrl).origin}/_test/completions`)).json()) as { messages: { role: string; content: unknown }[] }[];
+  const completions = async () =>
+    (await (await fetch(`${new URL(stack.gateway.baseUrl).origin}/_test/completions`)).json()) as {
+      messages: { role: string; content: unknown }[];
+    }[];
 
   before(async function () {
     ui = await startBrowserStack(this);
@@ -74,19 +77,30 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
     const message = page.locator(".message.user", { hasText: "what is in @README.md" });
     const chips = message.getByRole("list", { name: "Referenced files" });
     await chips.waitFor();
-    assert.deepEqual((await chips.getByRole("listitem").allTextContents()).map((t) => t.trim()), ["README.md", "src/components/Button.svelte"]);
+    assert.deepEqual(
+      (await chips.getByRole("listitem").allTextContents()).map((t) => t.trim()),
+      ["README.md", "src/components/Button.svelte"],
+    );
     await page.locator(".message.assistant", { hasText: "You said: what is in @README.md" }).waitFor();
     await turnEnded();
 
     const sent = (await completions()).slice(before);
     assert.equal(sent.length, 1);
     const texts = sent[0]!.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
-    assert.ok(texts.some((t) => t.includes("# My project")), "README.md's content reached the model");
-    assert.ok(texts.some((t) => t.includes("<button>ok</button>")), "Button.svelte's content reached the model");
+    assert.ok(
+      texts.some((t) => t.includes("# My project")),
+      "README.md's content reached the model",
+    );
+    assert.ok(
+      texts.some((t) => t.includes("<button>ok</button>")),
+      "Button.svelte's content reached the model",
+    );
     await screenshot(page, "mentions-referenced-chips");
 
     await page.reload();
-    const stored = page.locator(".message.user", { hasText: "what is in @README.md" }).getByRole("list", { name: "Referenced files" });
+    const stored = page
+      .locator(".message.user", { hasText: "what is in @README.md" })
+      .getByRole("list", { name: "Referenced files" });
     await stored.waitFor();
     assert.equal(await stored.getByRole("listitem").count(), 2, "the chips come back from the stored message");
     assert.equal(await page.locator(".file-chip").count(), 2, "no separate rows for the injected files");
@@ -114,7 +128,11 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
     await echo.waitFor();
     await turnEnded();
     await echo.getByRole("button", { expanded: false }).first().click();
-    await until(() => echo.textContent(), (t) => (t ?? "").includes("hi with spaces"), "the echoed text");
+    await until(
+      () => echo.textContent(),
+      (t) => (t ?? "").includes("hi with spaces"),
+      "the echoed text",
+    );
 
     await p.type("@deploy");
     await p.listbox.waitFor();
@@ -125,7 +143,10 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
     const direct = (await completions()).slice(before);
     // Only the agent's own loop (fake/tools) talked to a model; the other runs never did.
     assert.ok(direct.length >= 1, "the agent's own loop asked its model");
-    assert.ok(direct.every((c) => c.messages.some((m) => m.content === "shell: echo from-agent")), "no dispatch went to the chat's model");
+    assert.ok(
+      direct.every((c) => c.messages.some((m) => m.content === "shell: echo from-agent")),
+      "no dispatch went to the chat's model",
+    );
 
     await p.box.fill("@reviewer");
     await p.box.press("Escape");
@@ -146,7 +167,10 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
         await p.type("@view");
         await p.waitLabels((l) => l[0] === "view", "search rows with marks");
         assert.deepEqual(await seriousViolations(page), [], "search results");
-        const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        const widths = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+        }));
         assert.ok(widths.scroll <= widths.inner, `no sideways scroll: ${JSON.stringify(widths)}`);
         await screenshot(page, `mentions-axe-${scheme}-${width}`);
         await p.type("@zzqx");

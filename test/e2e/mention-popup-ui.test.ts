@@ -50,20 +50,31 @@ describe("web UI: the @ popup, rule by rule", function () {
     assert.equal(await p.box.getAttribute("aria-expanded"), "true");
     assert.equal(await p.box.getAttribute("aria-controls"), await p.listbox.getAttribute("id"));
     const [list, box] = [(await p.listbox.boundingBox())!, (await p.box.boundingBox())!];
-    assert.ok(list.y + list.height <= box.y + 1, `the popup (bottom ${list.y + list.height}) is above the box (top ${box.y})`);
+    assert.ok(
+      list.y + list.height <= box.y + 1,
+      `the popup (bottom ${list.y + list.height}) is above the box (top ${box.y})`,
+    );
     await screenshot(page, "mentions-01-open");
     await p.box.fill("");
-    await until(() => p.listbox.count(), (n) => n === 0, "the popup closes when the @ goes");
+    await until(
+      () => p.listbox.count(),
+      (n) => n === 0,
+      "the popup closes when the @ goes",
+    );
   });
 
   it("rule 2: files come tagged first, each with its name and folder (Project root at the root); a pick inserts @<relPath>", async () => {
     await p.type("@");
     await p.waitLabels((l) => l.length > 0, "rows for an empty query");
     const files = (await p.rows()).filter((r) => r[0] === "Files");
-    assert.deepEqual(files.slice(0, 2), [
-      ["Files", "guide.md", "docs"],
-      ["Files", "plain.md", "notes"],
-    ], "the tagged files lead, in their .app.json order");
+    assert.deepEqual(
+      files.slice(0, 2),
+      [
+        ["Files", "guide.md", "docs"],
+        ["Files", "plain.md", "notes"],
+      ],
+      "the tagged files lead, in their .app.json order",
+    );
     await p.type("@READ");
     await p.waitLabels((l) => l[0] === "README.md", "README.md for @READ");
     assert.deepEqual((await p.rows())[0], ["File", "README.md", "Project root"]);
@@ -76,8 +87,14 @@ describe("web UI: the @ popup, rule by rule", function () {
     await chip("Agents").click();
     await p.waitLabels((l) => l.includes("reviewer"), "the agents");
     const rows = await p.rows();
-    assert.deepEqual(rows.find((r) => r[1] === "reviewer"), ["", "reviewer", "fake/tools"]);
-    assert.deepEqual(rows.find((r) => r[1] === "agent-one"), ["", "agent-one", "Agent number one"]);
+    assert.deepEqual(
+      rows.find((r) => r[1] === "reviewer"),
+      ["", "reviewer", "fake/tools"],
+    );
+    assert.deepEqual(
+      rows.find((r) => r[1] === "agent-one"),
+      ["", "agent-one", "Agent number one"],
+    );
   });
 
   it("rule 4: actions are the saved custom actions, with label and description and nothing about how they run", async () => {
@@ -107,7 +124,10 @@ describe("web UI: the @ popup, rule by rule", function () {
 
   it("rule 8: search is case-insensitive against the name, the full relative path and the tags", async () => {
     await p.type("@BUTTON");
-    await p.waitLabels((l) => l.includes("Button.svelte") && l.includes("button-helpers.ts"), "both button files for @BUTTON");
+    await p.waitLabels(
+      (l) => l.includes("Button.svelte") && l.includes("button-helpers.ts"),
+      "both button files for @BUTTON",
+    );
     await p.type("@Docs/Gu");
     await p.waitLabels((l) => l[0] === "guide.md", "guide.md by its path");
     await p.type("@HANDBOOK");
@@ -116,7 +136,16 @@ describe("web UI: the @ popup, rule by rule", function () {
 
   it("rule 9: ranking goes exact name, name prefix, word start, name substring, path prefix, path substring, other text, fuzzy", async () => {
     await p.type("@view");
-    const expected = ["view", "viewer.ts", "chat-view.ts", "preview.ts", "index.ts", "panel.ts", "plain.md", "very-important-entry-wrapper.ts"];
+    const expected = [
+      "view",
+      "viewer.ts",
+      "chat-view.ts",
+      "preview.ts",
+      "index.ts",
+      "panel.ts",
+      "plain.md",
+      "very-important-entry-wrapper.ts",
+    ];
     await p.waitLabels((l) => l.length >= expected.length, "the view files");
     const files = (await p.rows()).filter((r) => r[0] === "File").map((r) => r[1]);
     assert.deepEqual(files, expected);
@@ -130,7 +159,11 @@ describe("web UI: the @ popup, rule by rule", function () {
     const kinds = rows.map((r) => r[0]);
     const firstOther = kinds.findIndex((k) => k !== "File");
     assert.deepEqual(rows[0]!.slice(0, 2), ["File", "agent-one-notes.md"]);
-    assert.deepEqual(rows[firstOther]!.slice(0, 2), ["Agent", "agent-one"], "the agent (an exact name) only after every matching file");
+    assert.deepEqual(
+      rows[firstOther]!.slice(0, 2),
+      ["Agent", "agent-one"],
+      "the agent (an exact name) only after every matching file",
+    );
     assert.ok(kinds.lastIndexOf("File") < firstOther, `files first: ${kinds}`);
   });
 
@@ -155,7 +188,13 @@ describe("web UI: the @ popup, rule by rule", function () {
   it("rule 13: the Filter chips show one category uncapped, toggle back to All, stay for an empty category, hide while searching, and reset on a fresh @", async () => {
     await p.type("@");
     await p.filter.waitFor();
-    assert.deepEqual(await p.filter.getByRole("button").allTextContents().then((t) => t.map((s) => s.trim())), ["Files", "Agents", "Actions", "Tools", "MCP", "Model"]);
+    assert.deepEqual(
+      await p.filter
+        .getByRole("button")
+        .allTextContents()
+        .then((t) => t.map((s) => s.trim())),
+      ["Files", "Agents", "Actions", "Tools", "MCP", "Model"],
+    );
     await p.waitLabels((l) => l.length > 0, "the All view");
     const all = await p.rows();
     assert.equal(all.filter((r) => r[0] === "Agents").length, 4, "4 per category in the All view");
@@ -167,7 +206,11 @@ describe("web UI: the @ popup, rule by rule", function () {
     assert.ok(await p.box.evaluate((t) => t === document.activeElement), "the focus stays in the box");
     await chip("Agents").click();
     assert.equal(await chip("Agents").getAttribute("aria-pressed"), "false");
-    await until(() => p.rows(), (rows) => rows.filter((r) => r[0] === "Agents").length === 4, "back to All");
+    await until(
+      () => p.rows(),
+      (rows) => rows.filter((r) => r[0] === "Agents").length === 4,
+      "back to All",
+    );
 
     // No MCP server yet: the category is empty and the bar stays.
     await chip("MCP").click();
@@ -175,8 +218,16 @@ describe("web UI: the @ popup, rule by rule", function () {
     assert.ok(await p.filter.isVisible());
 
     await p.box.pressSequentially("agent-");
-    await until(() => p.filter.count(), (n) => n === 0, "the bar hides while searching");
-    await until(() => p.rows(), (rows) => rows.filter((r) => r[0] === "Agent").length === 5, "the cap is dropped while searching");
+    await until(
+      () => p.filter.count(),
+      (n) => n === 0,
+      "the bar hides while searching",
+    );
+    await until(
+      () => p.rows(),
+      (rows) => rows.filter((r) => r[0] === "Agent").length === 5,
+      "the cap is dropped while searching",
+    );
 
     await p.box.press("Escape");
     await p.box.press("End");
@@ -200,10 +251,17 @@ describe("web UI: the @ popup, rule by rule", function () {
     assert.equal(await p.options.nth(1).getAttribute("aria-selected"), "true");
     await p.box.press("ArrowUp");
     await p.box.press("ArrowUp");
-    assert.equal(await p.box.getAttribute("aria-activedescendant"), `${await p.listbox.getAttribute("id")}-${count - 1}`, "Up from the first wraps to the last");
+    assert.equal(
+      await p.box.getAttribute("aria-activedescendant"),
+      `${await p.listbox.getAttribute("id")}-${count - 1}`,
+      "Up from the first wraps to the last",
+    );
     await p.box.press("ArrowDown");
     assert.equal(await activeLabel(), "view", "Down from the last wraps to the first");
-    await page.getByRole("status").filter({ hasText: /view, File, Project root, 1 of \d+/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /view, File, Project root, 1 of \d+/ })
+      .waitFor();
 
     await p.box.press("ArrowDown");
     await p.box.press("Tab");
@@ -218,17 +276,29 @@ describe("web UI: the @ popup, rule by rule", function () {
     await p.type("@view");
     await p.listbox.waitFor();
     await p.box.press("Escape");
-    await until(() => p.listbox.count(), (n) => n === 0, "Escape dismisses");
+    await until(
+      () => p.listbox.count(),
+      (n) => n === 0,
+      "Escape dismisses",
+    );
     assert.equal(await p.box.inputValue(), "@view");
     await p.type("@zzqx");
     await p.listbox.getByText("No matches").waitFor();
     await p.box.press("Escape");
-    await until(() => p.listbox.count(), (n) => n === 0, "Escape dismisses with no matches");
+    await until(
+      () => p.listbox.count(),
+      (n) => n === 0,
+      "Escape dismisses with no matches",
+    );
 
     await p.type("@view");
     await p.listbox.waitFor();
     await page.locator(".chat-view h2").click();
-    await until(() => p.listbox.count(), (n) => n === 0, "a click outside dismisses");
+    await until(
+      () => p.listbox.count(),
+      (n) => n === 0,
+      "a click outside dismisses",
+    );
     assert.equal(await p.box.inputValue(), "@view");
   });
 
@@ -246,7 +316,11 @@ describe("web UI: the @ popup, rule by rule", function () {
     await p.type("@Publishes");
     await p.waitLabels((l) => l.length === 1 && l[0] === "Deploy site", "the action by its description");
     await p.box.press("Enter");
-    await until(() => page.locator(".tool-card .summary", { hasText: "echo deployed-by-action" }).count(), (n) => n === 2, "the action ran again");
+    await until(
+      () => page.locator(".tool-card .summary", { hasText: "echo deployed-by-action" }).count(),
+      (n) => n === 2,
+      "the action ran again",
+    );
     await turnEnded();
     assert.equal(await p.box.inputValue(), "");
     // Enter still inserts a newline elsewhere.
@@ -294,12 +368,18 @@ describe("web UI: the @ popup, rule by rule", function () {
     assert.equal(await p.listbox.count(), 0, "no popup inside the value");
     await p.box.pressSequentially("echo picked value");
     assert.equal(await p.box.inputValue(), "@shell:cmd=`echo picked value`");
-    assert.deepEqual((await p.parameters.getByRole("button").allTextContents()).map((t) => t.trim()), ["cwd", "timeoutMs"]);
+    assert.deepEqual(
+      (await p.parameters.getByRole("button").allTextContents()).map((t) => t.trim()),
+      ["cwd", "timeoutMs"],
+    );
     await p.parameters.getByRole("button", { name: "cwd" }).click();
     assert.equal(await p.box.inputValue(), "@shell:cmd=`echo picked value` cwd=``");
     assert.equal(await p.caret(), (await p.box.inputValue()).length - 1);
     await p.box.pressSequentially(".");
-    assert.deepEqual((await p.parameters.getByRole("button").allTextContents()).map((t) => t.trim()), ["timeoutMs"]);
+    assert.deepEqual(
+      (await p.parameters.getByRole("button").allTextContents()).map((t) => t.trim()),
+      ["timeoutMs"],
+    );
     await p.box.press("Enter");
     await page.locator(".tool-card .summary", { hasText: "echo picked value" }).waitFor();
     await turnEnded();
@@ -309,7 +389,11 @@ describe("web UI: the @ popup, rule by rule", function () {
     await p.box.press("Enter");
     assert.equal(await p.box.inputValue(), "@mcp__everything__get-sum:a=``");
     const b = p.parameters.getByRole("button", { name: "b (required)" });
-    const style = await b.evaluate((el) => ({ weight: getComputedStyle(el).fontWeight, color: getComputedStyle(el).color, accent: getComputedStyle(document.documentElement).getPropertyValue("--accent") }));
+    const style = await b.evaluate((el) => ({
+      weight: getComputedStyle(el).fontWeight,
+      color: getComputedStyle(el).color,
+      accent: getComputedStyle(document.documentElement).getPropertyValue("--accent"),
+    }));
     assert.equal(style.weight, "700");
     assert.ok(style.accent.trim() !== "", "the accent colour is set");
     await screenshot(page, "mentions-17-parameters");
@@ -324,6 +408,11 @@ describe("web UI: the @ popup, rule by rule", function () {
     await card.waitFor();
     await turnEnded();
     await card.getByRole("button", { expanded: false }).first().click();
-    await until(() => card.textContent(), (t) => /5/.test(t ?? ""), "the sum in the card", 10_000);
+    await until(
+      () => card.textContent(),
+      (t) => /5/.test(t ?? ""),
+      "the sum in the card",
+      10_000,
+    );
   });
 });

@@ -33,13 +33,20 @@ describe("web UI: the searchable model picker", function () {
     await field.click();
     assert.equal(await field.getAttribute("aria-expanded"), "true");
     // The list may still be on its way (it loads after the page): it fills the open popup when it comes.
-    await until(() => options.count(), (n) => n >= 10, "the whole list before anything is typed");
+    await until(
+      () => options.count(),
+      (n) => n >= 10,
+      "the whole list before anything is typed",
+    );
 
     await field.fill("anthropic");
     const found = await options.allTextContents();
     assert.equal(found.length, 2, "one model, and the typed text as an id the list does not show");
     assert.match(found[1]!, /^Use model id “anthropic”/, "last");
-    assert.match((await options.first().textContent())!, /Claude Sonnet 4.*anthropic\/claude-sonnet-4 · anthropic · \$3\.00 \/ \$15\.00 per 1M · 128K context/);
+    assert.match(
+      (await options.first().textContent())!,
+      /Claude Sonnet 4.*anthropic\/claude-sonnet-4 · anthropic · \$3\.00 \/ \$15\.00 per 1M · 128K context/,
+    );
 
     await field.fill("gemini flash");
     assert.match((await options.first().textContent())!, /Gemini 2\.5 Flash/, "every word, in any field");
@@ -58,21 +65,30 @@ describe("web UI: the searchable model picker", function () {
     await field.fill("fake/");
     const options = page.getByRole("listbox", { name: "Models" }).getByRole("option");
     const count = await options.count();
-    const selectedIndex = async () => (await options.evaluateAll((els) => els.findIndex((el) => el.getAttribute("aria-selected") === "true")));
+    const selectedIndex = async () =>
+      await options.evaluateAll((els) => els.findIndex((el) => el.getAttribute("aria-selected") === "true"));
     assert.equal(await selectedIndex(), 0);
     await field.press("ArrowUp");
     assert.equal(await selectedIndex(), count - 1, "Up from the first wraps to the last");
     await field.press("ArrowDown");
     assert.equal(await selectedIndex(), 0, "Down from the last wraps to the first");
     const activeId = await field.getAttribute("aria-activedescendant");
-    assert.equal(activeId, await options.first().getAttribute("id"), "the field names the active option for screen readers");
+    assert.equal(
+      activeId,
+      await options.first().getAttribute("id"),
+      "the field names the active option for screen readers",
+    );
     await field.press("Escape");
     assert.equal(await field.inputValue(), "fake/echo", "Escape keeps the model chosen before");
     assert.equal(await page.getByRole("listbox", { name: "Models" }).count(), 0);
 
     await field.fill("zzz-nothing");
     await page.getByText("Use model id “zzz-nothing”").waitFor();
-    await page.getByRole("button", { name: "New chat" }).or(page.getByRole("link", { name: "Back to chats" })).first().focus();
+    await page
+      .getByRole("button", { name: "New chat" })
+      .or(page.getByRole("link", { name: "Back to chats" }))
+      .first()
+      .focus();
     assert.equal(await field.inputValue(), "fake/echo", "leaving the field without choosing changes nothing");
   });
 
@@ -130,7 +146,11 @@ describe("web UI: the searchable model picker", function () {
       assert.equal(await models.getAttribute("aria-busy"), "true");
       assert.equal(await models.getByText(/No model matches/).count(), 0, "no claim that nothing matches");
       release();
-      await until(() => models.getByRole("option").count(), (n) => n >= 10, "the list, once it comes");
+      await until(
+        () => models.getByRole("option").count(),
+        (n) => n >= 10,
+        "the list, once it comes",
+      );
       assert.equal(await models.getAttribute("aria-busy"), "false");
       assert.equal(await models.getByText("Loading models…").count(), 0);
     } finally {

@@ -30,7 +30,9 @@ describe("web UI: project trust", function () {
   const q = () => `projectDir=${encodeURIComponent(stack.projectDir)}`;
   const json = async (method: string, route: string, body?: unknown) => (await stack.api(method, route, body)).json();
   const trustState = () => json("GET", `/api/projects/${projectId}/trust`);
-  const catalogGate = async (name: string) => ((await json("GET", `/api/tools/catalog?${q()}`)) as { name: string; gate: string }[]).find((t) => t.name === name)?.gate;
+  const catalogGate = async (name: string) =>
+    ((await json("GET", `/api/tools/catalog?${q()}`)) as { name: string; gate: string }[]).find((t) => t.name === name)
+      ?.gate;
 
   const section = (on: Page = page) => on.getByRole("region", { name: "Project trust" });
   const stateWords = (on: Page = page) => section(on).locator(".state strong");
@@ -42,7 +44,9 @@ describe("web UI: project trust", function () {
   }
   /** The state in words, exactly ("Trusted" is not "Not trusted"). */
   async function waitForState(words: string, on: Page = page): Promise<void> {
-    await stateWords(on).filter({ hasText: new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }).waitFor();
+    await stateWords(on)
+      .filter({ hasText: new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) })
+      .waitFor();
   }
   async function say(text: string): Promise<void> {
     await page.getByLabel("Message").fill(text);
@@ -63,7 +67,11 @@ describe("web UI: project trust", function () {
   it("shows Not trusted on This project, listing the loosened gate, the action's command and the MCP server's URL", async () => {
     const banner = page.getByRole("region", { name: "Trust this project" });
     await banner.getByText("MCP servers wait for your trust before they start or connect").waitFor();
-    assert.match((await banner.textContent())!, /repo: connects to http:\/\/127\.0\.0\.1:9\/mcp/, "the Chats page names the http server's URL");
+    assert.match(
+      (await banner.textContent())!,
+      /repo: connects to http:\/\/127\.0\.0\.1:9\/mcp/,
+      "the Chats page names the http server's URL",
+    );
 
     await openProjectPage();
     await waitForState("Not trusted");
@@ -76,7 +84,10 @@ describe("web UI: project trust", function () {
     assert.equal(await section().getByRole("button", { name: "Stop trusting" }).count(), 0);
 
     assert.equal(await gate("shell").inputValue(), "ask", "the repository's allow counts as ask");
-    await page.getByRole("group", { name: "shell", exact: true }).getByText("This project says allow: counts as ask until you trust this project.").waitFor();
+    await page
+      .getByRole("group", { name: "shell", exact: true })
+      .getByText("This project says allow: counts as ask until you trust this project.")
+      .waitFor();
     await screenshot(page, "trust-01-not-trusted");
   });
 
@@ -103,7 +114,10 @@ describe("web UI: project trust", function () {
     await section().getByRole("button", { name: "Trust this project" }).click();
     await waitForState("Trusted");
     assert.equal((await trustState()).trusted, true);
-    await page.waitForFunction(() => (document.querySelector('select[aria-label="Gate for shell"]') as HTMLSelectElement | null)?.value === "allow");
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('select[aria-label="Gate for shell"]') as HTMLSelectElement | null)?.value === "allow",
+    );
     assert.equal(await page.getByText("counts as ask until you trust this project").count(), 0);
     assert.ok(await section().getByRole("button", { name: "Stop trusting" }).isVisible());
     assert.equal(await section().getByRole("button", { name: "Trust this project" }).count(), 0);
@@ -147,7 +161,10 @@ describe("web UI: project trust", function () {
     await ask.getByRole("button", { name: "Trust and allow" }).click();
     await waitForState("Trusted");
     await page.getByRole("region", { name: "Tool gates" }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('select[aria-label="Gate for file"]') as HTMLSelectElement | null)?.value === "allow");
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('select[aria-label="Gate for file"]') as HTMLSelectElement | null)?.value === "allow",
+    );
     assert.equal(JSON.parse(fs.readFileSync(appJson(), "utf8")).toolGates.file, "allow");
     assert.equal((await trustState()).trusted, true, "the gate Parley wrote keeps the trust");
     assert.equal(await catalogGate("file"), "allow");
@@ -162,11 +179,18 @@ describe("web UI: project trust", function () {
     const shell = page.locator(".tool-item > .tool-card[aria-label='shell']").last();
     await shell.getByRole("button", { name: "Trust and allow" }).waitFor();
     assert.ok(await shell.getByRole("button", { name: "Allow", exact: true }).isVisible(), "plain Allow stays");
-    assert.equal(await shell.getByLabel("Always allow in this project").count(), 0, "no remembered allow without trust");
+    assert.equal(
+      await shell.getByLabel("Always allow in this project").count(),
+      0,
+      "no remembered allow without trust",
+    );
     await screenshot(page, "trust-05-approval");
     await shell.getByRole("button", { name: "Trust and allow" }).click();
     await page.getByRole("button", { name: "Send" }).waitFor();
-    assert.equal(await page.locator(".tool-item > .tool-card[aria-label='shell']").last().locator(".status").first().textContent(), "done");
+    assert.equal(
+      await page.locator(".tool-item > .tool-card[aria-label='shell']").last().locator(".status").first().textContent(),
+      "done",
+    );
     assert.equal((await trustState()).trusted, true);
     assert.equal(JSON.parse(fs.readFileSync(appJson(), "utf8")).toolGates.shell, "allow");
   });
@@ -176,15 +200,24 @@ describe("web UI: project trust", function () {
     await checkNarrowInBothThemes(ui!.browser, "trust-project", async (narrow) => {
       await narrow.goto(`${stack.url}/?token=${stack.token}`);
       await narrow.getByRole("heading", { name: "Chats" }).waitFor();
-      await narrow.getByRole("region", { name: "Trust this project" }).getByRole("button", { name: "Trust this project" }).waitFor();
+      await narrow
+        .getByRole("region", { name: "Trust this project" })
+        .getByRole("button", { name: "Trust this project" })
+        .waitFor();
       await openProjectPage(narrow);
       await waitForState("Not trusted", narrow);
       await gate("file", narrow).selectOption("allow");
-      await narrow.getByRole("group", { name: "Allow file?" }).getByRole("button", { name: "Trust and allow" }).waitFor();
+      await narrow
+        .getByRole("group", { name: "Allow file?" })
+        .getByRole("button", { name: "Trust and allow" })
+        .waitFor();
     });
     await checkNarrowInBothThemes(ui!.browser, "trust-chats", async (narrow) => {
       await narrow.goto(`${stack.url}/?token=${stack.token}`);
-      await narrow.getByRole("region", { name: "Trust this project" }).getByRole("button", { name: "Trust this project" }).waitFor();
+      await narrow
+        .getByRole("region", { name: "Trust this project" })
+        .getByRole("button", { name: "Trust this project" })
+        .waitFor();
     });
   });
 });

@@ -33,9 +33,20 @@ describe("web UI: project cards", function () {
     ids.main = projects[0].id;
     ids.other = (await json("POST", "/api/projects", { dir: otherDir })).id;
     // An app prompt on every card, a project prompt on the first card only, and one not on cards.
-    await stack.api("POST", "/api/prompts", { scope: "app", prompt: { id: "debugger", title: "Debug helper", content: "Find the bug.", icon: "bug", showOnProjectCard: true } });
-    await stack.api("POST", "/api/prompts", { scope: "project", projectDir: stack.projectDir, prompt: { id: "reviewer", title: "Reviewer", content: "Review it.", icon: "code", showOnProjectCard: true } });
-    await stack.api("POST", "/api/prompts", { scope: "project", projectDir: stack.projectDir, prompt: { id: "quiet", title: "Not on cards", content: "x" } });
+    await stack.api("POST", "/api/prompts", {
+      scope: "app",
+      prompt: { id: "debugger", title: "Debug helper", content: "Find the bug.", icon: "bug", showOnProjectCard: true },
+    });
+    await stack.api("POST", "/api/prompts", {
+      scope: "project",
+      projectDir: stack.projectDir,
+      prompt: { id: "reviewer", title: "Reviewer", content: "Review it.", icon: "code", showOnProjectCard: true },
+    });
+    await stack.api("POST", "/api/prompts", {
+      scope: "project",
+      projectDir: stack.projectDir,
+      prompt: { id: "quiet", title: "Not on cards", content: "x" },
+    });
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await card("my-project").waitFor();
   });
@@ -48,13 +59,20 @@ describe("web UI: project cards", function () {
   it("shows one card per project with its name, folder, New chat and its card prompts", async () => {
     await page.getByRole("heading", { name: "Projects" }).waitFor();
     await card("second-project").waitFor();
-    assert.match((await card("my-project").textContent())!, new RegExp(stack.projectDir.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")));
+    assert.match(
+      (await card("my-project").textContent())!,
+      new RegExp(stack.projectDir.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")),
+    );
     await card("my-project").getByRole("button", { name: "New chat with Reviewer", exact: true }).waitFor();
     for (const name of ["my-project", "second-project"]) {
       await card(name).getByRole("button", { name: "New chat with Debug helper", exact: true }).waitFor();
       assert.equal(await card(name).getByRole("button", { name: "New chat", exact: true }).count(), 1);
     }
-    assert.equal(await card("second-project").getByRole("button", { name: "New chat with Reviewer" }).count(), 0, "a project prompt stays on its project's card");
+    assert.equal(
+      await card("second-project").getByRole("button", { name: "New chat with Reviewer" }).count(),
+      0,
+      "a project prompt stays on its project's card",
+    );
     assert.equal(await page.getByRole("button", { name: "New chat with Not on cards" }).count(), 0);
     assert.equal(await page.getByRole("link", { name: "Projects" }).getAttribute("aria-current"), "page");
   });
@@ -83,7 +101,11 @@ describe("web UI: project cards", function () {
     const chat = await json("GET", `/api/chats/${chatId}`);
     assert.equal(chat.projectId, ids.other);
     assert.equal(chat.promptId, "debugger");
-    assert.equal(await page.getByLabel("Project", { exact: true }).inputValue(), ids.other, "the header's project follows");
+    assert.equal(
+      await page.getByLabel("Project", { exact: true }).inputValue(),
+      ids.other,
+      "the header's project follows",
+    );
     await page.goto(`${stack.url}/#/`);
     await card("second-project").getByRole("img", { name: "Started with Debug helper" }).waitFor();
     assert.equal(await card("my-project").getByRole("img", { name: "Started with Debug helper" }).count(), 0);
@@ -99,11 +121,15 @@ describe("web UI: project cards", function () {
     await page.goto("about:blank");
     await page.goto(`${stack.url}/#/chat/${chatId}`);
     await page.locator(".chat-view h2").waitFor();
-    await page.waitForFunction((id) => (document.querySelector("select[aria-label='Project']") as HTMLSelectElement | null)?.value === id, ids.other);
+    await page.waitForFunction(
+      (id) => (document.querySelector("select[aria-label='Project']") as HTMLSelectElement | null)?.value === id,
+      ids.other,
+    );
   });
 
   it("searches, renames and deletes the chats of a card", async () => {
-    for (const title of ["Alpha plan", "Beta notes", "Gamma ideas"]) await stack.api("POST", `/api/projects/${ids.other}/chats`, { title });
+    for (const title of ["Alpha plan", "Beta notes", "Gamma ideas"])
+      await stack.api("POST", `/api/projects/${ids.other}/chats`, { title });
     await page.goto(`${stack.url}/#/`);
     const other = card("second-project");
     await other.locator(".chat-item", { hasText: "Gamma ideas" }).waitFor();
@@ -112,13 +138,20 @@ describe("web UI: project cards", function () {
     const rows = other.locator(".chat-item");
     await rows.filter({ hasText: "Beta notes" }).waitFor({ state: "detached" });
     assert.equal(await rows.count(), 1);
-    assert.equal(await card("my-project").locator(".chat-item").count() > 0, true, "the other card's search is its own");
+    assert.equal(
+      (await card("my-project").locator(".chat-item").count()) > 0,
+      true,
+      "the other card's search is its own",
+    );
 
     await rows.first().getByRole("button", { name: "Rename" }).click();
     await rows.first().getByLabel("Chat title").fill("Alpha plan, renamed");
     await rows.first().getByLabel("Chat title").press("Enter");
     await other.locator(".chat-item", { hasText: "Alpha plan, renamed" }).waitFor();
-    const id = await other.locator(".chat-item", { hasText: "Alpha plan, renamed" }).locator(".chat-row").getAttribute("data-chat-id");
+    const id = await other
+      .locator(".chat-item", { hasText: "Alpha plan, renamed" })
+      .locator(".chat-row")
+      .getAttribute("data-chat-id");
     assert.equal((await json("GET", `/api/chats/${id}`)).title, "Alpha plan, renamed");
 
     const renamed = other.locator(".chat-item", { hasText: "Alpha plan, renamed" });

@@ -14,7 +14,16 @@ import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { until } from "../helpers/poll";
 import type { Stack } from "../helpers/stack";
 
-type ApiPrompt = { id: string; title: string; content: string; icon: string; showOnProjectCard: boolean; preset: { tools?: string[]; agentFiles?: boolean; skills?: boolean } | null; scope: string; overridden?: boolean };
+type ApiPrompt = {
+  id: string;
+  title: string;
+  content: string;
+  icon: string;
+  showOnProjectCard: boolean;
+  preset: { tools?: string[]; agentFiles?: boolean; skills?: boolean } | null;
+  scope: string;
+  overridden?: boolean;
+};
 
 describe("web UI: custom prompts", function () {
   this.timeout(180_000);
@@ -23,7 +32,8 @@ describe("web UI: custom prompts", function () {
   let page: Page;
   const dirQuery = () => `projectDir=${encodeURIComponent(stack.projectDir)}`;
   const appPrompts = async (): Promise<ApiPrompt[]> => (await stack.api("GET", "/api/prompts?scope=app")).json();
-  const projectPrompts = async (): Promise<ApiPrompt[]> => (await stack.api("GET", `/api/prompts?${dirQuery()}`)).json();
+  const projectPrompts = async (): Promise<ApiPrompt[]> =>
+    (await stack.api("GET", `/api/prompts?${dirQuery()}`)).json();
   const appJson = () => JSON.parse(fs.readFileSync(path.join(stack.projectDir, ".app.json"), "utf8"));
 
   const section = (on: Page = page) => on.getByRole("region", { name: "Custom prompts" });
@@ -38,11 +48,17 @@ describe("web UI: custom prompts", function () {
   async function open(hash: string, on: Page = page): Promise<void> {
     await on.goto("about:blank");
     await on.goto(`${stack.url}/${hash}`);
-    await section(on).getByRole("group", { name: /^(New prompt|Edit .+)$/ }).waitFor();
+    await section(on)
+      .getByRole("group", { name: /^(New prompt|Edit .+)$/ })
+      .waitFor();
   }
 
   async function createPrompt(scope: "app" | "project", prompt: Record<string, unknown>): Promise<ApiPrompt> {
-    const response = await stack.api("POST", "/api/prompts", { scope, ...(scope === "project" ? { projectDir: stack.projectDir } : {}), prompt });
+    const response = await stack.api("POST", "/api/prompts", {
+      scope,
+      ...(scope === "project" ? { projectDir: stack.projectDir } : {}),
+      prompt,
+    });
     assert.equal(response.status, 201, await response.clone().text());
     return response.json();
   }
@@ -61,7 +77,10 @@ describe("web UI: custom prompts", function () {
     ({ stack, page } = ui);
     fs.writeFileSync(path.join(stack.projectDir, "AGENTS.md"), "# Rules\nBe kind.\n");
     fs.mkdirSync(path.join(stack.projectDir, ".agents", "skills", "deploy"), { recursive: true });
-    fs.writeFileSync(path.join(stack.projectDir, ".agents", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship to production\n---\nSteps\n");
+    fs.writeFileSync(
+      path.join(stack.projectDir, ".agents", "skills", "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: Ship to production\n---\nSteps\n",
+    );
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("heading", { name: "Chats" }).waitFor();
   });
@@ -100,11 +119,17 @@ describe("web UI: custom prompts", function () {
     await button("Create").click();
     await section().getByText("Content must not be empty.").waitFor();
     assert.equal(await content().getAttribute("aria-invalid"), "true");
-    assert.equal(await content().getAttribute("aria-describedby"), await section().getByText("Content must not be empty.").getAttribute("id"));
+    assert.equal(
+      await content().getAttribute("aria-describedby"),
+      await section().getByText("Content must not be empty.").getAttribute("id"),
+    );
     assert.deepEqual(await appPrompts(), []);
 
     // A project is open: the new prompt asks where it goes; App default here.
-    assert.ok(await section().getByRole("radio", { name: "App default" }).isChecked(), "App defaults proposes the app scope");
+    assert.ok(
+      await section().getByRole("radio", { name: "App default" }).isChecked(),
+      "App defaults proposes the app scope",
+    );
     await title().fill("Strict reviewer");
     await content().fill("Review strictly.");
     await section().getByRole("radio", { name: "Debug" }).check();
@@ -118,7 +143,13 @@ describe("web UI: custom prompts", function () {
     assert.equal(saved!.showOnProjectCard, true);
     assert.equal(saved!.preset, null);
     assert.equal(await entry(/Strict reviewer/).getAttribute("aria-current"), "true");
-    assert.equal(await entry(/Strict reviewer/).getByText("App", { exact: true }).count(), 0, "no scope badges on the app screen");
+    assert.equal(
+      await entry(/Strict reviewer/)
+        .getByText("App", { exact: true })
+        .count(),
+      0,
+      "no scope badges on the app screen",
+    );
     await section().getByRole("group", { name: "Edit Strict reviewer" }).waitFor();
 
     await content().fill("Review strictly, and say why.");
@@ -171,15 +202,25 @@ describe("web UI: custom prompts", function () {
     await createPrompt("app", { id: "shared", title: "Shared app prompt", content: "From the app." });
     await createPrompt("app", { id: "review", title: "App review", content: "App review." });
     await createPrompt("project", { id: "review", title: "Project review", content: "Project review." });
-    const profiles: { id: string; title: string; systemMessage: string }[] = await (await stack.api("GET", "/api/prompts/defaults")).json();
+    const profiles: { id: string; title: string; systemMessage: string }[] = await (
+      await stack.api("GET", "/api/prompts/defaults")
+    ).json();
     await open("#/settings/project");
     assert.equal(await page.getByRole("link", { name: "This project" }).getAttribute("aria-current"), "page");
     // The project's own first, then the inherited ones with their scope; the overridden app prompt is marked.
-    assert.deepEqual(await picker().locator("ul").first().locator(".title").allTextContents(), ["Project review", "Shared app prompt", "App review", ]);
+    assert.deepEqual(await picker().locator("ul").first().locator(".title").allTextContents(), [
+      "Project review",
+      "Shared app prompt",
+      "App review",
+    ]);
     await entry(/Project review.*This project/).waitFor();
     await entry(/Shared app prompt.*App/).waitFor();
     await entry(/App review.*App.*overridden by this project/).waitFor();
-    assert.equal(await entry(/Project review/).getAttribute("aria-current"), "true", "the first saved prompt is loaded");
+    assert.equal(
+      await entry(/Project review/).getAttribute("aria-current"),
+      "true",
+      "the first saved prompt is loaded",
+    );
     assert.equal(await content().inputValue(), "Project review.");
 
     // Start from a default: an unsaved prompt with the profile's title and text, going to This project.
@@ -209,9 +250,15 @@ describe("web UI: custom prompts", function () {
     await statusLine().filter({ hasText: "Saved" }).waitFor();
     assert.equal(appJson().prompts.find((p: ApiPrompt) => p.id === created.id).content, "Thorough, but short.");
     await button("Delete").click();
-    await section().getByRole("group", { name: "Delete Thorough?" }).getByRole("button", { name: "Delete prompt" }).click();
+    await section()
+      .getByRole("group", { name: "Delete Thorough?" })
+      .getByRole("button", { name: "Delete prompt" })
+      .click();
     await entry(/Thorough/).waitFor({ state: "detached" });
-    assert.equal(appJson().prompts.some((p: ApiPrompt) => p.id === created.id), false);
+    assert.equal(
+      appJson().prompts.some((p: ApiPrompt) => p.id === created.id),
+      false,
+    );
 
     // An app prompt created from the project screen shows as inherited.
     await entry("New prompt").click();
@@ -219,13 +266,19 @@ describe("web UI: custom prompts", function () {
     await content().fill("Everywhere.");
     await button("Create").click();
     await entry(/Everywhere\..*App/).waitFor();
-    assert.ok((await appPrompts()).some((p) => p.title === "Everywhere."), "named after its first line, at app scope");
+    assert.ok(
+      (await appPrompts()).some((p) => p.title === "Everywhere."),
+      "named after its first line, at app scope",
+    );
     await screenshot(page, "prompts-01-project");
   });
 
   it("edits a preset in the tool tree: tri-state groups, a gated-off tool and a master switch locked, read back through the API", async () => {
     const prompt = await createPrompt("project", { id: "tools", title: "Tool user", content: "Use tools." });
-    const gates = await stack.api("PATCH", `/api/settings/project?${dirQuery()}`, { toolGates: { file: "off" }, skills: false });
+    const gates = await stack.api("PATCH", `/api/settings/project?${dirQuery()}`, {
+      toolGates: { file: "off" },
+      skills: false,
+    });
     assert.equal(gates.status, 200, await gates.text());
     await open("#/settings/project");
     const presetSwitch = section().getByRole("switch", { name: "Chat preset" });
@@ -238,10 +291,16 @@ describe("web UI: custom prompts", function () {
 
     // The gated-off tool is locked with the reason; the group ticks every other native tool.
     assert.ok(await box("file").isDisabled());
-    assert.match((await tree.locator("li.locked", { has: page.getByRole("checkbox", { name: "file", exact: true }) }).textContent())!, /Locked: Off in this project's tool gates/);
+    assert.match(
+      (await tree
+        .locator("li.locked", { has: page.getByRole("checkbox", { name: "file", exact: true }) })
+        .textContent())!,
+      /Locked: Off in this project's tool gates/,
+    );
     assert.equal(await native.isChecked(), false);
     await native.check();
-    for (const name of ["shell", "subagent", "report_progress", "task", "ask_user"]) assert.ok(await box(name).isChecked(), name);
+    for (const name of ["shell", "subagent", "report_progress", "task", "ask_user"])
+      assert.ok(await box(name).isChecked(), name);
     assert.equal(await box("file").isChecked(), false, "a locked tool stays unticked");
     assert.equal(await indeterminate(native), false);
     await box("shell").uncheck();
@@ -261,7 +320,11 @@ describe("web UI: custom prompts", function () {
     await button("Save").click();
     await statusLine().filter({ hasText: "Saved" }).waitFor();
     let saved = (await projectPrompts()).find((p) => p.id === prompt.id)!;
-    assert.deepEqual(saved.preset, { tools: ["subagent", "report_progress", "task", "ask_user"], agentFiles: false, skills: true });
+    assert.deepEqual(saved.preset, {
+      tools: ["subagent", "report_progress", "task", "ask_user"],
+      agentFiles: false,
+      skills: true,
+    });
     assert.equal(saved.icon, "code");
     await entry(/Tool user.*preset/).waitFor();
     await screenshot(page, "prompts-02-preset");
@@ -274,7 +337,11 @@ describe("web UI: custom prompts", function () {
     assert.ok(await box("task").isChecked());
     assert.equal(await agentFiles.isChecked(), false);
     assert.equal(await button("Save").count(), 1);
-    assert.equal(await section().getByText("Unsaved changes", { exact: true }).count(), 0, "loading a prompt is not an edit");
+    assert.equal(
+      await section().getByText("Unsaved changes", { exact: true }).count(),
+      0,
+      "loading a prompt is not an edit",
+    );
 
     // A native group ticked fully, then the switch off removes the preset.
     await native.check();
@@ -294,7 +361,11 @@ describe("web UI: custom prompts", function () {
     await section().getByRole("group", { name: "Edit Second" }).waitFor();
     assert.equal(await entry(/Second/).getAttribute("aria-current"), "true");
     assert.equal(await content().inputValue(), "Two.");
-    assert.equal(await page.getByRole("link", { name: "This project" }).getAttribute("aria-current"), "page", "with a project open, on This project");
+    assert.equal(
+      await page.getByRole("link", { name: "This project" }).getAttribute("aria-current"),
+      "page",
+      "with a project open, on This project",
+    );
     // A deep link followed inside the open UI (a hash change) opens its prompt too.
     await page.evaluate(() => (window.location.hash = "#/settings/prompts/first"));
     await section().getByRole("group", { name: "Edit First" }).waitFor();
@@ -307,7 +378,9 @@ describe("web UI: custom prompts", function () {
     await createPrompt("app", { id: "terse", title: "Terse", content: "Be terse.", icon: "code" });
     await createPrompt("project", { id: "chatty", title: "Chatty", content: "Be chatty." });
     const project = (await (await stack.api("GET", "/api/projects")).json())[0];
-    const chat = await (await stack.api("POST", `/api/projects/${project.id}/chats`, { promptId: "terse", modelId: "fake/echo" })).json();
+    const chat = await (
+      await stack.api("POST", `/api/projects/${project.id}/chats`, { promptId: "terse", modelId: "fake/echo" })
+    ).json();
     await page.goto(`${stack.url}/#/chat/${chat.id}`);
     const chip = page.getByLabel("Prompt for this chat");
     await page.locator(".chat-view h2", { hasText: "New chat" }).waitFor();
@@ -317,7 +390,9 @@ describe("web UI: custom prompts", function () {
     const chatOf = async () => (await (await stack.api("GET", `/api/chats/${chat.id}`)).json()).promptId;
 
     await chip.selectOption({ label: "Chatty" });
-    await page.waitForFunction(() => (document.querySelector(".prompt-chip select") as HTMLSelectElement).value === "chatty");
+    await page.waitForFunction(
+      () => (document.querySelector(".prompt-chip select") as HTMLSelectElement).value === "chatty",
+    );
     await until(chatOf, (id) => id === "chatty", "the chat's prompt saved").catch(() => undefined);
     assert.equal(await chatOf(), "chatty");
     await screenshot(page, "prompts-03-chip");
@@ -330,12 +405,21 @@ describe("web UI: custom prompts", function () {
   });
 
   it("is usable at 320 px without sideways scrolling and has no serious axe violations, light and dark", async () => {
-    await createPrompt("app", { id: "shared", title: "Shared app prompt with a rather long title that must wrap", content: "From the app." });
+    await createPrompt("app", {
+      id: "shared",
+      title: "Shared app prompt with a rather long title that must wrap",
+      content: "From the app.",
+    });
     await createPrompt("project", { id: "local", title: "Local", content: "Here.", preset: { tools: ["shell"] } });
     const project = (await (await stack.api("GET", "/api/projects")).json())[0];
-    const chat = await (await stack.api("POST", `/api/projects/${project.id}/chats`, { promptId: "local", modelId: "fake/echo" })).json();
+    const chat = await (
+      await stack.api("POST", `/api/projects/${project.id}/chats`, { promptId: "local", modelId: "fake/echo" })
+    ).json();
     for (const colorScheme of ["light", "dark"] as const) {
-      const context: BrowserContext = await ui!.browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme });
+      const context: BrowserContext = await ui!.browser.newContext({
+        viewport: { width: 320, height: 800 },
+        colorScheme,
+      });
       try {
         const narrow = await context.newPage();
         await narrow.goto(`${stack.url}/?token=${stack.token}`);

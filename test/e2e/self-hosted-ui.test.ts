@@ -20,7 +20,11 @@ describe("web UI against a self-hosted server", function () {
 
   before(async function () {
     mock = await startMockLlm();
-    ui = await startBrowserStack(this, { gatewayBaseUrl: mock.baseUrl, apiKey: "sk-local-e2e", viewport: { width: 900, height: 1000 } });
+    ui = await startBrowserStack(this, {
+      gatewayBaseUrl: mock.baseUrl,
+      apiKey: "sk-local-e2e",
+      viewport: { width: 900, height: 1000 },
+    });
     ({ stack, page } = ui);
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("heading", { name: "Chats" }).waitFor();
@@ -42,10 +46,16 @@ describe("web UI against a self-hosted server", function () {
     await page.locator("#price-prompt input").fill("100");
     await page.locator("#price-completion input").fill("400");
     await page.getByRole("button", { name: "Save model" }).click();
-    await page.getByRole("list", { name: "Models with a price or kind" }).getByText("$100.00 / $400.00 per 1M").waitFor();
+    await page
+      .getByRole("list", { name: "Models with a price or kind" })
+      .getByText("$100.00 / $400.00 per 1M")
+      .waitFor();
     await screenshot(page, "10-self-hosted-prices");
     const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
-    assert.deepEqual(settings.models.find((m: { id: string }) => m.id === MODEL).pricing, { prompt: 0.0001, completion: 0.0004 });
+    assert.deepEqual(settings.models.find((m: { id: string }) => m.id === MODEL).pricing, {
+      prompt: 0.0001,
+      completion: 0.0004,
+    });
   });
 
   it("refuses a price that is not a number, saying why", async () => {
@@ -53,7 +63,12 @@ describe("web UI against a self-hosted server", function () {
     await page.locator("#price-prompt input").fill("cheap");
     await page.locator("#price-completion input").fill("1");
     await page.getByText("Prices are dollars per million tokens").waitFor();
-    assert.equal(await page.locator("vscode-button", { hasText: "Save model" }).evaluate((el) => (el as HTMLButtonElement).disabled), true);
+    assert.equal(
+      await page
+        .locator("vscode-button", { hasText: "Save model" })
+        .evaluate((el) => (el as HTMLButtonElement).disabled),
+      true,
+    );
     await page.locator("#price-model input").fill("");
     await page.locator("#price-prompt input").fill("");
     await page.locator("#price-completion input").fill("");
@@ -66,14 +81,24 @@ describe("web UI against a self-hosted server", function () {
     // The picker's list shows each model's price: the user's own for the self-hosted model, none invented for the other.
     await modelField(page).click();
     const models = page.getByRole("listbox", { name: "Models" });
-    assert.match((await models.getByRole("option", { name: new RegExp(`^${MODEL}`) }).textContent())!, /\$100\.00 \/ \$400\.00 per 1M/);
-    assert.doesNotMatch((await models.getByRole("option", { name: /^whisper-tiny/ }).textContent())!, /\$|\?/, "no invented price");
+    assert.match(
+      (await models.getByRole("option", { name: new RegExp(`^${MODEL}`) }).textContent())!,
+      /\$100\.00 \/ \$400\.00 per 1M/,
+    );
+    assert.doesNotMatch(
+      (await models.getByRole("option", { name: /^whisper-tiny/ }).textContent())!,
+      /\$|\?/,
+      "no invented price",
+    );
     await modelField(page).press("Escape");
     await page.getByLabel("Message").fill("hello");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said: hello" }).waitFor();
     await page.locator(".message.assistant .usage").first().waitFor();
-    assert.match((await page.locator(".message.assistant .usage").first().textContent())!, /out · \$[\d.]+ \(estimated\)/);
+    assert.match(
+      (await page.locator(".message.assistant .usage").first().textContent())!,
+      /out · \$[\d.]+ \(estimated\)/,
+    );
 
     await modelField(page).fill(`${MODEL}@main`);
     await page.getByRole("option", { name: `Use model id “${MODEL}@main”` }).click();

@@ -22,12 +22,16 @@ describe("web UI: settings pages", function () {
   const q = () => `projectDir=${encodeURIComponent(stack.projectDir)}`;
   const appJson = () => path.join(stack.projectDir, ".app.json");
   const json = async (method: string, route: string, body?: unknown) => (await stack.api(method, route, body)).json();
-  const gateInCatalog = async (name: string) => ((await json("GET", `/api/tools/catalog?${q()}`)) as { name: string; gate: string }[]).find((t) => t.name === name)!.gate;
+  const gateInCatalog = async (name: string) =>
+    ((await json("GET", `/api/tools/catalog?${q()}`)) as { name: string; gate: string }[]).find((t) => t.name === name)!
+      .gate;
 
   /** The tools a chat's next turn offers the model, from the turn's `turn.start` receipt. */
   async function offeredTools(): Promise<string[]> {
     const chat = await json("POST", `/api/projects/${projectId}/chats`, { modelId: "fake/echo" });
-    const events = await readEvents(await stack.api("POST", `/api/chats/${chat.id}/messages/stream`, { content: "which tools?" }));
+    const events = await readEvents(
+      await stack.api("POST", `/api/chats/${chat.id}/messages/stream`, { content: "which tools?" }),
+    );
     return events.find((e) => e.event === "turn.start")!.data.context.tools;
   }
 
@@ -69,7 +73,9 @@ describe("web UI: settings pages", function () {
     await openProjectPage();
     await toolRow("task").getByRole("button", { name: "Reset to inherited" }).click();
     await toolRow("task").getByText("Inherited from app defaults").waitFor();
-    await page.waitForFunction(() => (document.querySelector('select[aria-label="Gate for task"]') as HTMLSelectElement | null)?.value === "ask");
+    await page.waitForFunction(
+      () => (document.querySelector('select[aria-label="Gate for task"]') as HTMLSelectElement | null)?.value === "ask",
+    );
     assert.equal(await gateInCatalog("task"), "ask");
     assert.equal(JSON.parse(fs.readFileSync(appJson(), "utf8")).toolGates?.task, undefined);
 
@@ -87,7 +93,10 @@ describe("web UI: settings pages", function () {
 
   it("moves the settings into the app database and back (Store settings in app DB)", async () => {
     await openProjectPage();
-    assert.match((await page.locator("#storage-explained").textContent())!, /\.app\.json move into Parley's app database/);
+    assert.match(
+      (await page.locator("#storage-explained").textContent())!,
+      /\.app\.json move into Parley's app database/,
+    );
     const toggle = page.locator("vscode-checkbox", { hasText: "Store settings in app DB" });
     const storage = page.getByRole("group", { name: "Storage", exact: true });
     await toggle.click();
@@ -132,7 +141,11 @@ describe("web UI: settings pages", function () {
     assert.equal(settings.chat.maxTurnCost, undefined, "empty: no budget");
 
     await page.getByLabel("Default prompt style").selectOption("average");
-    await page.locator(".row", { has: page.getByLabel("Default prompt style") }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await page
+      .locator(".row", { has: page.getByLabel("Default prompt style") })
+      .getByRole("status")
+      .filter({ hasText: "Saved" })
+      .waitFor();
     const chat = await json("POST", `/api/projects/${projectId}/chats`, {});
     assert.equal(chat.promptId, "average", "a new chat takes the default prompt style");
     await screenshot(page, "settings-defaults-limits");
@@ -141,8 +154,15 @@ describe("web UI: settings pages", function () {
   it("gives the VS Code-styled controls the browser's theme: a light text field in light, a dark one in dark", async () => {
     // The field's own input and its box, as computed; the first opaque one is what shows.
     const background = async (on: Page) => {
-      const colours = await on.locator("#project-name").evaluate((el) => [getComputedStyle(el.shadowRoot?.querySelector("input") ?? el).backgroundColor, getComputedStyle(el).backgroundColor]);
-      const channels = colours.map((c) => (c.match(/[\d.]+/g) ?? []).map(Number)).find((v) => v.length === 3 || (v.length === 4 && v[3]! > 0));
+      const colours = await on
+        .locator("#project-name")
+        .evaluate((el) => [
+          getComputedStyle(el.shadowRoot?.querySelector("input") ?? el).backgroundColor,
+          getComputedStyle(el).backgroundColor,
+        ]);
+      const channels = colours
+        .map((c) => (c.match(/[\d.]+/g) ?? []).map(Number))
+        .find((v) => v.length === 3 || (v.length === 4 && v[3]! > 0));
       assert.ok(channels, `an opaque background among ${colours.join(", ")}`);
       const [r, g, b] = channels;
       return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
@@ -155,7 +175,8 @@ describe("web UI: settings pages", function () {
         await on.goto(`${stack.url}/#/settings/project`);
         await on.locator("#project-name").waitFor();
         const luminance = await background(on);
-        if (colorScheme === "light") assert.ok(luminance > 0.85, `the text field is light in the light theme (luminance ${luminance.toFixed(2)})`);
+        if (colorScheme === "light")
+          assert.ok(luminance > 0.85, `the text field is light in the light theme (luminance ${luminance.toFixed(2)})`);
         else assert.ok(luminance < 0.2, `the text field is dark in the dark theme (luminance ${luminance.toFixed(2)})`);
       } finally {
         await context.close();
@@ -169,9 +190,17 @@ describe("web UI: settings pages", function () {
     const screens: [string, string, (on: Page) => Promise<unknown>][] = [
       ["projects", "#/", (on) => on.getByRole("heading", { name: "Chats" }).waitFor()],
       ["chat", `#/chat/${chat.id}`, (on) => on.locator(".message.assistant").first().waitFor()],
-      ["providers", "#/settings/providers", (on) => on.getByRole("heading", { name: "Model prices and kinds" }).waitFor()],
+      [
+        "providers",
+        "#/settings/providers",
+        (on) => on.getByRole("heading", { name: "Model prices and kinds" }).waitFor(),
+      ],
       ["defaults", "#/settings/defaults", (on) => on.getByLabel("Most steps per turn").waitFor()],
-      ["prompts", "#/settings/prompts", (on) => on.getByRole("region", { name: "Custom prompts" }).getByLabel("Title", { exact: true }).waitFor()],
+      [
+        "prompts",
+        "#/settings/prompts",
+        (on) => on.getByRole("region", { name: "Custom prompts" }).getByLabel("Title", { exact: true }).waitFor(),
+      ],
       ["dictation", "#/settings/dictation", (on) => on.getByLabel("Speech-to-text model").waitFor()],
       ["agents", "#/settings/agents", (on) => on.getByRole("link", { name: "Agents" }).waitFor()],
       ["project", "#/settings/project", (on) => on.getByRole("combobox", { name: "Gate for shell" }).waitFor()],

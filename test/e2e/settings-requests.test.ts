@@ -53,7 +53,10 @@ describe("web UI: requests per settings change", function () {
       await page.locator(".row", { has: toggle }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
     });
     console.log(`      requests for one toggle: ${requests.length} (${requests.join(", ")})`);
-    assert.ok(requests.length >= 1 && requests.length <= 2, `one toggle made ${requests.length} requests: ${requests.join(", ")}`);
+    assert.ok(
+      requests.length >= 1 && requests.length <= 2,
+      `one toggle made ${requests.length} requests: ${requests.join(", ")}`,
+    );
     assert.ok(requests.includes("PATCH /api/settings/app"));
   });
 });

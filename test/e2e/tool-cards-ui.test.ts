@@ -12,9 +12,6 @@ import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
 import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
 
-
-
-
 describe("web UI: tool cards and the agent loop", function () {
   this.timeout(120_000);
   let ui: BrowserStack | undefined;
@@ -55,11 +52,17 @@ describe("web UI: tool cards and the agent loop", function () {
     await shell.getByRole("button", { name: "Allow" }).waitFor();
     assert.equal(await status(shell).textContent(), "waiting for you");
     assert.match((await shell.locator(".summary").textContent())!, /echo hello-from-shell/);
-    assert.ok(await page.getByRole("button", { name: "Stop" }).isVisible(), "the composer offers Stop while the turn waits");
+    assert.ok(
+      await page.getByRole("button", { name: "Stop" }).isVisible(),
+      "the composer offers Stop while the turn waits",
+    );
     await screenshot(page, "tools-01-approval");
     assert.deepEqual(await seriousViolations(page), [], "an approval waiting in its card");
     await shell.getByRole("button", { name: "Allow" }).click();
-    await page.locator(".message.assistant", { hasText: "Tool said:" }).filter({ hasText: "hello-from-shell" }).waitFor();
+    await page
+      .locator(".message.assistant", { hasText: "Tool said:" })
+      .filter({ hasText: "hello-from-shell" })
+      .waitFor();
     await turnEnded();
     assert.equal(await status(card("shell")).textContent(), "done");
     const toggle = card("shell").getByRole("button", { expanded: false });
@@ -143,7 +146,10 @@ describe("web UI: tool cards and the agent loop", function () {
     assert.deepEqual(await card("ask_user").locator(".status").allTextContents(), ["done", "done"]);
     assert.equal(await page.getByRole("button", { name: "Revert changes" }).count(), 2);
     await card("file notes.txt").first().getByRole("button", { expanded: false }).click();
-    assert.equal(await card("file notes.txt").first().getByLabel("Changes to notes.txt").locator("ins").textContent(), "+alpha gamma");
+    assert.equal(
+      await card("file notes.txt").first().getByLabel("Changes to notes.txt").locator("ins").textContent(),
+      "+alpha gamma",
+    );
     assert.equal(await page.getByRole("button", { name: "Open diff" }).count(), 0, "no editor diff in a browser");
   });
 
@@ -181,7 +187,11 @@ describe("web UI: tool cards and the agent loop", function () {
       const edit = narrow.getByRole("group", { name: "file notes.txt", exact: true }).first();
       await edit.getByRole("button", { expanded: false }).click();
       await edit.getByLabel("Changes to notes.txt").waitFor();
-      await narrow.getByRole("group", { name: "shell", exact: true }).first().getByRole("button", { expanded: false }).click();
+      await narrow
+        .getByRole("group", { name: "shell", exact: true })
+        .first()
+        .getByRole("button", { expanded: false })
+        .click();
     });
   });
 });

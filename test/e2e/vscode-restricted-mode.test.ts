@@ -10,7 +10,14 @@ import path from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
 import { startCli } from "../helpers/cli-process";
-import { codeServerInstalled, packageVsix, runCommand, startEditor, webviewFrame, type Editor } from "../helpers/code-server";
+import {
+  codeServerInstalled,
+  packageVsix,
+  runCommand,
+  startEditor,
+  webviewFrame,
+  type Editor,
+} from "../helpers/code-server";
 import { until } from "../helpers/poll";
 import { readEvents, text } from "../helpers/sse";
 
@@ -38,7 +45,10 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
   const api = (method: string, route: string, body?: unknown) =>
     fetch(`${server.serverUrl}${route}`, {
       method,
-      headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const ok = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
@@ -48,13 +58,18 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
   };
   const query = () => `projectDir=${encodeURIComponent(editor.workspace)}`;
   const trustState = () => ok<TrustState>("GET", `/api/projects/${server.projectId}/trust`);
-  const shellGate = async () => (await ok<{ name: string; gate: string }[]>("GET", `/api/tools/catalog?${query()}`)).find((t) => t.name === "shell")?.gate;
-  const repoServer = async () => (await ok<{ id: string; status: string }[]>("GET", `/api/mcp/servers?${query()}`)).find((s) => s.id === "repo");
+  const shellGate = async () =>
+    (await ok<{ name: string; gate: string }[]>("GET", `/api/tools/catalog?${query()}`)).find((t) => t.name === "shell")
+      ?.gate;
+  const repoServer = async () =>
+    (await ok<{ id: string; status: string }[]>("GET", `/api/mcp/servers?${query()}`)).find((s) => s.id === "repo");
   const runAction = () => api("POST", "/api/actions/hello/run", { projectDir: editor.workspace, chatId });
 
   before(async function () {
     if (!chromiumAvailable() || !codeServerInstalled()) {
-      console.warn("    code-server or Chromium is missing (bash scripts/setup-code-server.sh; apt-get install chromium): VS Code tests skipped");
+      console.warn(
+        "    code-server or Chromium is missing (bash scripts/setup-code-server.sh; apt-get install chromium): VS Code tests skipped",
+      );
       this.skip();
     }
     editor = await startEditor(packageVsix(), { workspaceTrust: true });
@@ -69,7 +84,12 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
         body: JSON.stringify({ trusted: true }),
       });
       assert.equal(trusted.status, 200);
-      await until(() => fs.existsSync(inWorkspace("mcp-started")), Boolean, "the trusted project's MCP server starts in parley serve", 20_000);
+      await until(
+        () => fs.existsSync(inWorkspace("mcp-started")),
+        Boolean,
+        "the trusted project's MCP server starts in parley serve",
+        20_000,
+      );
     } finally {
       cli.child.kill("SIGTERM");
       await cli.exited;
@@ -96,7 +116,9 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
     panel = await webviewFrame(page);
     await panel.getByRole("heading", { name: "Chats" }).waitFor();
     await panel.locator(".project-name", { hasText: "workspace" }).waitFor({ timeout: 15_000 });
-    server = await panel.evaluate(() => JSON.parse(document.getElementById("parley-bootstrap")!.textContent!) as Bootstrap);
+    server = await panel.evaluate(
+      () => JSON.parse(document.getElementById("parley-bootstrap")!.textContent!) as Bootstrap,
+    );
     assert.match(server.serverUrl, /^http:\/\/127\.0\.0\.1:\d+/);
     assert.ok(server.projectId, "the workspace folder is the panel's project");
     // `parley.home` is a restricted configuration: the workspace's value waits for trust (that the server
@@ -110,7 +132,11 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
     assert.equal(state.restricted, true);
     assert.equal(state.trusted, false);
     assert.equal(state.lapsed, false, "the stored trust still covers the entries; Restricted Mode holds it back");
-    assert.deepEqual(state.covers.map((c) => `${c.kind}:${c.id}`).sort(), ["action:hello", "gate:shell", "mcpServer:repo"]);
+    assert.deepEqual(state.covers.map((c) => `${c.kind}:${c.id}`).sort(), [
+      "action:hello",
+      "gate:shell",
+      "mcpServer:repo",
+    ]);
     const refused = await api("POST", `/api/projects/${server.projectId}/trust`, { trusted: true });
     assert.equal(refused.status, 409);
     assert.match((await refused.json()).error.message, /Restricted Mode/);
@@ -159,7 +185,11 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
       }
     })();
     try {
-      await until(() => events, (text) => text.includes("event: ready"), "the app event stream opens");
+      await until(
+        () => events,
+        (text) => text.includes("event: ready"),
+        "the app event stream opens",
+      );
 
       await runCommand(page, "Workspaces: Manage Workspace Trust");
       await page.getByRole("button", { name: "Trust", exact: true }).click();
@@ -167,10 +197,20 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
       await screenshot(page, "vscode-restricted-02-trusted");
 
       await until(trustState, (state) => !state.restricted, "the server sees the workspace trusted", 30_000);
-      await until(() => events, (text) => text.includes(`event: settings.changed\ndata: {"scope":"app"}`), "open UIs are told to reload");
-      assert.ok(events.includes(`event: settings.changed\ndata: {"scope":"project","projectId":"${server.projectId}"}`));
+      await until(
+        () => events,
+        (text) => text.includes(`event: settings.changed\ndata: {"scope":"app"}`),
+        "open UIs are told to reload",
+      );
+      assert.ok(
+        events.includes(`event: settings.changed\ndata: {"scope":"project","projectId":"${server.projectId}"}`),
+      );
       const { trusted, restricted, lapsed } = await trustState();
-      assert.deepEqual({ trusted, restricted, lapsed }, { trusted: true, restricted: false, lapsed: false }, "the earlier session's trust counts again");
+      assert.deepEqual(
+        { trusted, restricted, lapsed },
+        { trusted: true, restricted: false, lapsed: false },
+        "the earlier session's trust counts again",
+      );
       assert.equal(await shellGate(), "allow");
       // The open panel follows without a reload: the project's trust is back, so its question goes.
       await panel.getByRole("region", { name: "Trust this project" }).waitFor({ state: "detached" });

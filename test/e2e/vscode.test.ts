@@ -5,7 +5,14 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
-import { codeServerInstalled, packageVsix, runCommand, startEditor, webviewFrame, type Editor } from "../helpers/code-server";
+import {
+  codeServerInstalled,
+  packageVsix,
+  runCommand,
+  startEditor,
+  webviewFrame,
+  type Editor,
+} from "../helpers/code-server";
 import { chooseModel } from "../helpers/model-picker";
 import { seriousViolations } from "../helpers/axe";
 
@@ -22,7 +29,9 @@ describe("Parley in a real VS Code (code-server)", function () {
 
   before(async function () {
     if (!chromiumAvailable() || !codeServerInstalled()) {
-      console.warn("    code-server or Chromium is missing (bash scripts/setup-code-server.sh; apt-get install chromium): VS Code tests skipped");
+      console.warn(
+        "    code-server or Chromium is missing (bash scripts/setup-code-server.sh; apt-get install chromium): VS Code tests skipped",
+      );
       this.skip();
     }
     editor = await startEditor(packageVsix());
@@ -44,7 +53,10 @@ describe("Parley in a real VS Code (code-server)", function () {
     panel = await webviewFrame(page);
     await panel.getByRole("heading", { name: "Chats" }).waitFor();
     // The project arrives with the first answers from the server: wait for it, then check it.
-    await panel.locator(".project-name", { hasText: "workspace" }).waitFor({ timeout: 15_000 }).catch(() => {});
+    await panel
+      .locator(".project-name", { hasText: "workspace" })
+      .waitFor({ timeout: 15_000 })
+      .catch(() => {});
     assert.equal(await panel.locator(".project-name").textContent(), "workspace");
     await screenshot(page, "vscode-01-panel");
   });
@@ -91,7 +103,10 @@ describe("Parley in a real VS Code (code-server)", function () {
     await panel.locator(".message.assistant", { hasText: "You said: summarise @README.md" }).waitFor();
     await panel.getByRole("list", { name: "Referenced files" }).getByText("README.md").waitFor();
     const sent = editor.gateway.completions.at(-1)!.body as { messages: { content: unknown }[] };
-    assert.ok(sent.messages.some((m) => typeof m.content === "string" && m.content.includes("# Workspace")), "the file reached the model");
+    assert.ok(
+      sent.messages.some((m) => typeof m.content === "string" && m.content.includes("# Workspace")),
+      "the file reached the model",
+    );
   });
 
   it("runs New Chat from the command palette and the panel opens it", async () => {
@@ -109,7 +124,9 @@ describe("Parley in a real VS Code (code-server)", function () {
     // VS Code's webviews cannot open the microphone: the panel says so instead of failing silently.
     await panel.getByRole("button", { name: "Dictate" }).click();
     const alert = panel.getByRole("alert", { name: "Dictation problem" });
-    await alert.getByText("VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.").waitFor();
+    await alert
+      .getByText("VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.")
+      .waitFor();
     await screenshot(page, "vscode-06-dictation");
     const popup = context.waitForEvent("page");
     await alert.getByRole("button", { name: "Open in Browser" }).click();
@@ -171,7 +188,9 @@ describe("Parley in a real VS Code (code-server)", function () {
     await prompts.getByRole("button", { name: "Create", exact: true }).click();
     await prompts.locator(".editor > .status", { hasText: "Created" }).waitFor();
     await prompts.getByRole("group", { name: "Edit Strict reviewer" }).waitFor();
-    const saved = (await (await tab.request.get(`${apiBase()}api/prompts?scope=app`)).json()).find((p: { title: string }) => p.title === "Strict reviewer");
+    const saved = (await (await tab.request.get(`${apiBase()}api/prompts?scope=app`)).json()).find(
+      (p: { title: string }) => p.title === "Strict reviewer",
+    );
     assert.ok(saved, "the prompt was saved at app scope");
     await screenshot(page, "vscode-06-prompt-editor");
 
@@ -218,7 +237,8 @@ describe("Parley in a real VS Code (code-server)", function () {
 
   it("is readable in VS Code's high contrast and light themes: no serious axe violation in the panel", async () => {
     const chats = await (await tab.request.get(`${apiBase()}api/projects`)).json();
-    const chatId = (await (await tab.request.get(`${apiBase()}api/projects/${chats[0].id}/chats`)).json())[0].id as string;
+    const chatId = (await (await tab.request.get(`${apiBase()}api/projects/${chats[0].id}/chats`)).json())[0]
+      .id as string;
     const failures: string[] = [];
     // The theme picker previews as it moves and applies on Enter; the workbench's class names the kind.
     // The last: the class VS Code gives a webview's body for the kind.
@@ -228,7 +248,10 @@ describe("Parley in a real VS Code (code-server)", function () {
       ["Light Modern", "vs", "vscode-light"],
     ] as const;
     for (const [theme, kind, webviewClass] of themes) {
-      await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
+      await page
+        .locator(".quick-input-widget")
+        .waitFor({ state: "hidden" })
+        .catch(() => undefined);
       await page.keyboard.press("Control+Shift+P");
       await page.locator(".quick-input-widget input").fill(">Preferences: Color Theme");
       await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme,"]').click();
@@ -237,23 +260,31 @@ describe("Parley in a real VS Code (code-server)", function () {
       await page.locator(".quick-input-list .monaco-list-row", { hasText: theme }).first().click();
       await page.locator(`.monaco-workbench.${kind}`).waitFor();
       const screens: [string, () => Promise<unknown>][] = [
-        ["chat with the @ popup open", async () => {
-          await panel.evaluate((hash) => (window.location.hash = hash), `#/chat/${chatId}`);
-          await panel.getByRole("combobox", { name: "Message" }).fill("");
-          await panel.getByRole("combobox", { name: "Message" }).pressSequentially("@");
-          await panel.getByRole("listbox", { name: "Mentions" }).getByRole("option").first().waitFor();
-        }],
-        ["this project's settings", async () => {
-          await panel.evaluate(() => (window.location.hash = "#/settings/project"));
-          await panel.getByRole("region", { name: "Custom prompts" }).waitFor();
-        }],
+        [
+          "chat with the @ popup open",
+          async () => {
+            await panel.evaluate((hash) => (window.location.hash = hash), `#/chat/${chatId}`);
+            await panel.getByRole("combobox", { name: "Message" }).fill("");
+            await panel.getByRole("combobox", { name: "Message" }).pressSequentially("@");
+            await panel.getByRole("listbox", { name: "Mentions" }).getByRole("option").first().waitFor();
+          },
+        ],
+        [
+          "this project's settings",
+          async () => {
+            await panel.evaluate(() => (window.location.hash = "#/settings/project"));
+            await panel.getByRole("region", { name: "Custom prompts" }).waitFor();
+          },
+        ],
       ];
       for (const [name, show] of screens) {
         await show();
         // The editor hands a changed theme to the webview as CSS variables with a class on its body:
         // wait for the class, then for a frame painted with them.
         await panel.locator(`body.${webviewClass}`).waitFor();
-        await panel.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await panel.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
         await screenshot(page, `vscode-theme-${theme.replaceAll(" ", "-").toLowerCase()}-${name.split(" ")[0]}`);
         const violations = await seriousViolations(panel);
         if (violations.length > 0) failures.push(`${theme}, ${name}: ${JSON.stringify(violations)}`);

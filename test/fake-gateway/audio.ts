@@ -20,7 +20,17 @@ export function audioContainer(bytes: Buffer): AudioContainer | undefined {
 }
 
 /** `input_audio` formats chat models take through the gateway (WebM is not one of them). */
-export const INPUT_AUDIO_FORMATS: readonly string[] = ["wav", "mp3", "flac", "m4a", "ogg", "aiff", "aac", "pcm16", "pcm24"];
+export const INPUT_AUDIO_FORMATS: readonly string[] = [
+  "wav",
+  "mp3",
+  "flac",
+  "m4a",
+  "ogg",
+  "aiff",
+  "aac",
+  "pcm16",
+  "pcm24",
+];
 
 /** About one audio token per 100 bytes: deterministic, and it grows with the recording. */
 export function audioTokens(bytes: Buffer): number {

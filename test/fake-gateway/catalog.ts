@@ -7,7 +7,14 @@ export type RawModel = {
   architecture: { input_modalities: string[]; output_modalities: string[] };
 };
 
-const model = (id: string, name: string, prompt: string, completion: string, input = ["text"], output = ["text"]): RawModel => ({
+const model = (
+  id: string,
+  name: string,
+  prompt: string,
+  completion: string,
+  input = ["text"],
+  output = ["text"],
+): RawModel => ({
   id,
   name,
   context_length: 128_000,
@@ -29,7 +36,11 @@ export const TEXT_MODELS: RawModel[] = [
   model("fake/burst", "Fake: 2000 quick pieces", "0.000001", "0.000002"),
   model("openai/gpt-4o-mini", "OpenAI: GPT-4o-mini", "0.00000015", "0.0000006"),
   model("anthropic/claude-sonnet-4", "Anthropic: Claude Sonnet 4", "0.000003", "0.000015"),
-  model("google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in)", "0.0000003", "0.0000025", ["text", "image", "audio"]),
+  model("google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in)", "0.0000003", "0.0000025", [
+    "text",
+    "image",
+    "audio",
+  ]),
 ];
 
 export const TRANSCRIPTION_MODELS: RawModel[] = [

@@ -31,7 +31,12 @@ export type Dialect = {
   errorBody?: ErrorBodyShape;
 };
 
-export function writeError(res: http.ServerResponse, status: number, message: string, shape: ErrorBodyShape = "gateway"): void {
+export function writeError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  shape: ErrorBodyShape = "gateway",
+): void {
   if (shape === "text") {
     res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(message);
     return;

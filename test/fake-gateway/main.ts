@@ -10,11 +10,14 @@ const DEFAULT_FAKE_PORT = 4318;
 const port = Number(process.env.PORT ?? DEFAULT_FAKE_PORT);
 const selfHosted = process.argv.includes("--self-hosted");
 const gateway = new FakeGateway();
-if (selfHosted) gateway.dialect = { bareModels: true, noCost: true, usageOnlyWhenAsked: true, noCredits: true, errorBody: "detail" };
+if (selfHosted)
+  gateway.dialect = { bareModels: true, noCost: true, usageOnlyWhenAsked: true, noCredits: true, errorBody: "detail" };
 try {
   await gateway.start(port);
 } catch (error) {
-  process.stderr.write(`The fake gateway cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code}); try PORT=0 npm run fake-gateway\n`);
+  process.stderr.write(
+    `The fake gateway cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code}); try PORT=0 npm run fake-gateway\n`,
+  );
   process.exit(2);
 }
 process.stdout.write(`${JSON.stringify({ baseUrl: gateway.baseUrl, authUrl: gateway.authUrl })}\n`);

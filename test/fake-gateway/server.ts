@@ -13,7 +13,14 @@ import { audioContainer, audioTokens, FAKE_TRANSCRIPT, INPUT_AUDIO_FORMATS, pric
 import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dialect";
 
 /** `clientPort`: the client's end of the connection; requests on one kept-alive connection share it. */
-export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown; clientPort?: number };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+  clientPort?: number;
+};
 
 /** How the next chat completion answers. */
 export type Scenario =
@@ -138,8 +145,20 @@ export class FakeGateway {
     const body = isMultipart ? await this.multipart(req) : await this.jsonBody(req);
     const route = `${req.method} ${url.pathname}`;
     // Tests that run the fake in a process of its own read what it was sent here (never recorded itself).
-    if (route === "GET /_test/completions") return this.json(res, 200, this.completions.map((r) => r.body));
-    this.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, clientPort: req.socket.remotePort });
+    if (route === "GET /_test/completions")
+      return this.json(
+        res,
+        200,
+        this.completions.map((r) => r.body),
+      );
+    this.requests.push({
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      clientPort: req.socket.remotePort,
+    });
 
     if (route === "GET /auth") return this.authorizePage(url, res);
     if (route === "GET /auth/approve") return this.approve(url, res);
@@ -149,13 +168,16 @@ export class FakeGateway {
     const key = this.bearer(req);
     if (!key || (this.validKeys && !this.validKeys.has(key))) return this.error(res, 401, "No auth credentials found");
     if (route === "POST /api/v1/chat/completions") return this.chat(body as Record<string, unknown>, req, res);
-    if ((route === "GET /api/v1/credits" || route === "GET /api/v1/key") && this.dialect.noCredits) return this.error(res, 404, "Not Found");
+    if ((route === "GET /api/v1/credits" || route === "GET /api/v1/key") && this.dialect.noCredits)
+      return this.error(res, 404, "Not Found");
     if (route === "GET /api/v1/credits") {
       if (!this.managementKeys.has(key)) return this.error(res, 403, "Only management keys can read credits");
       return this.json(res, 200, { data: { total_credits: 25, total_usage: 7.5 } });
     }
     if (route === "GET /api/v1/key") {
-      return this.json(res, 200, { data: { label: `${key.slice(0, 12)}...`, usage: 1.25, limit: 10, limit_remaining: 8.75, is_free_tier: false } });
+      return this.json(res, 200, {
+        data: { label: `${key.slice(0, 12)}...`, usage: 1.25, limit: 10, limit_remaining: 8.75, is_free_tier: false },
+      });
     }
     if (route === "POST /api/v1/audio/transcriptions") return this.transcribe(body as MultipartBody, res);
     this.error(res, 404, `Not found: ${route}`);
@@ -174,14 +196,21 @@ export class FakeGateway {
   private models(url: URL, res: http.ServerResponse): void {
     if (this.dialect.bareModels) {
       // Self-hosted servers ignore the filter and list every model they serve, ids only.
-      return this.json(res, 200, { object: "list", data: [...TEXT_MODELS, ...TRANSCRIPTION_MODELS].map((m) => bareModel(m.id)) });
+      return this.json(res, 200, {
+        object: "list",
+        data: [...TEXT_MODELS, ...TRANSCRIPTION_MODELS].map((m) => bareModel(m.id)),
+      });
     }
     const slice = url.searchParams.get("output_modalities");
     const data = slice === "transcription" ? TRANSCRIPTION_MODELS : TEXT_MODELS;
     this.json(res, 200, { data });
   }
 
-  private async chat(body: Record<string, unknown>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async chat(
+    body: Record<string, unknown>,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<void> {
     const model = TEXT_MODELS.find((m) => m.id === body.model);
     if (!model) return this.error(res, 400, `${String(body.model)} is not a valid model ID`);
     const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
@@ -200,7 +229,11 @@ export class FakeGateway {
       this.abortedStreams++;
       for (const wake of this.abortWaiters.splice(0)) wake();
     });
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-generation-id": `gen-${randomBytes(6).toString("hex")}` });
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-generation-id": `gen-${randomBytes(6).toString("hex")}`,
+    });
     res.flushHeaders();
     const alive = () => !res.destroyed && !res.writableEnded;
     // A stream's pauses stand for a slow model; they end early when the client or stop() closes it,
@@ -221,7 +254,9 @@ export class FakeGateway {
       const { body } = scenario;
       const cuts = scenario.splitAt ?? [];
       const step = scenario.chunkBytes ?? body.length;
-      const bounds = scenario.splitAt ? [0, ...cuts, body.length] : Array.from({ length: Math.ceil(body.length / step) + 1 }, (_, i) => Math.min(i * step, body.length));
+      const bounds = scenario.splitAt
+        ? [0, ...cuts, body.length]
+        : Array.from({ length: Math.ceil(body.length / step) + 1 }, (_, i) => Math.min(i * step, body.length));
       for (let i = 0; i + 1 < bounds.length && alive(); i++) {
         res.write(Buffer.from(body.slice(bounds[i], bounds[i + 1]), scenario.latin1 ? "latin1" : "utf8"));
         if (scenario.delayMs) await pause(scenario.delayMs);
@@ -232,7 +267,11 @@ export class FakeGateway {
     }
 
     const id = `gen-${randomBytes(8).toString("hex")}`;
-    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
+    const chunk = (
+      delta: Record<string, unknown>,
+      finishReason: string | null = null,
+      extra: Record<string, unknown> = {},
+    ) =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
 
     res.write(KEEP_ALIVE_COMMENT);
@@ -270,7 +309,18 @@ export class FakeGateway {
     const calls = scenario.toolCalls ?? [];
     const argTexts = calls.map((c) => (typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments)));
     calls.forEach((call, index) => {
-      res.write(chunk({ tool_calls: [{ index, id: call.id ?? `call_${randomBytes(4).toString("hex")}`, type: "function", function: { name: call.name, arguments: "" } }] }));
+      res.write(
+        chunk({
+          tool_calls: [
+            {
+              index,
+              id: call.id ?? `call_${randomBytes(4).toString("hex")}`,
+              type: "function",
+              function: { name: call.name, arguments: "" },
+            },
+          ],
+        }),
+      );
     });
     for (let piece = 0; piece < 3; piece++) {
       argTexts.forEach((text, index) => {
@@ -291,9 +341,13 @@ export class FakeGateway {
         total_tokens: promptTokens + completionTokens,
         prompt_tokens_details: { cached_tokens: scenario.cachedTokens ?? 0, cache_write_tokens: 0, audio_tokens: 0 },
         completion_tokens_details: { reasoning_tokens: scenario.reasoningTokens ?? 0 },
-        ...(scenario.cost === false || this.dialect.noCost ? {} : { cost, cost_details: { upstream_inference_cost: null } }),
+        ...(scenario.cost === false || this.dialect.noCost
+          ? {}
+          : { cost, cost_details: { upstream_inference_cost: null } }),
       };
-      res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`,
+      );
     }
     if (!this.dialect.noDone) res.write("data: [DONE]\n\n");
     if (scenario.endAfterDoneMs) await pause(scenario.endAfterDoneMs);
@@ -310,23 +364,32 @@ export class FakeGateway {
     }
     if (model.id === "fake/fast") return { kind: "reply", pieces: numberedPieces(20) };
     if (model.id === "fake/burst") return { kind: "reply", pieces: numberedPieces(2000) };
-    if (model.id === "fake/reasoner") return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
+    if (model.id === "fake/reasoner")
+      return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
     if (model.id === "fake/tools") return toolScenario(messages);
-    if (model.id === "fake/short") return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
+    if (model.id === "fake/short")
+      return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
   }
 
-  private nonStreaming(model: RawModel, messages: { role: string; content: unknown }[], res: http.ServerResponse): void {
+  private nonStreaming(
+    model: RawModel,
+    messages: { role: string; content: unknown }[],
+    res: http.ServerResponse,
+  ): void {
     const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []));
-    const audio = parts.find((p) => p.type === "input_audio")?.input_audio as { data?: string; format?: string } | undefined;
+    const audio = parts.find((p) => p.type === "input_audio")?.input_audio as
+      { data?: string; format?: string } | undefined;
     let content = `You said: ${String(messages.at(-1)?.content ?? "")}`;
     let promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
     if (audio) {
-      if (!model.architecture.input_modalities.includes("audio")) return this.error(res, 400, `${model.id} does not take audio input`);
+      if (!model.architecture.input_modalities.includes("audio"))
+        return this.error(res, 400, `${model.id} does not take audio input`);
       const failure = this.audioFailures.shift();
       if (failure) return this.error(res, failure.status, failure.message);
       const bytes = Buffer.from(audio.data ?? "", "base64");
-      if (!INPUT_AUDIO_FORMATS.includes(audio.format ?? "")) return this.error(res, 400, `Unsupported audio format: ${audio.format}`);
+      if (!INPUT_AUDIO_FORMATS.includes(audio.format ?? ""))
+        return this.error(res, 400, `Unsupported audio format: ${audio.format}`);
       if (audioContainer(bytes) !== audio.format) return this.error(res, 400, `The audio is not valid ${audio.format}`);
       content = FAKE_TRANSCRIPT;
       promptTokens = audioTokens(bytes);
@@ -353,10 +416,16 @@ export class FakeGateway {
     if (!body.file) return this.error(res, 400, "file is required");
     const failure = this.audioFailures.shift();
     if (failure) return this.error(res, failure.status, failure.message);
-    if (!audioContainer(body.file.bytes)) return this.error(res, 400, "Invalid file format: the audio could not be decoded");
+    if (!audioContainer(body.file.bytes))
+      return this.error(res, 400, "Invalid file format: the audio could not be decoded");
     const input = audioTokens(body.file.bytes);
     const output = Math.ceil(FAKE_TRANSCRIPT.length / 4);
-    const usage = { input_tokens: input, output_tokens: output, total_tokens: input + output, ...(this.dialect.noCost ? {} : { cost: priced(model, input, output) }) };
+    const usage = {
+      input_tokens: input,
+      output_tokens: output,
+      total_tokens: input + output,
+      ...(this.dialect.noCost ? {} : { cost: priced(model, input, output) }),
+    };
     this.json(res, 200, { text: FAKE_TRANSCRIPT, usage });
   }
 
@@ -373,10 +442,12 @@ export class FakeGateway {
     this.codes.set(code, { challenge, method, callbackUrl });
     // Relative, so the page also works when an editor opens it through a proxy path.
     const approve = `auth/approve?code=${code}&amp;state=${encodeURIComponent(url.searchParams.get("state") ?? "")}`;
-    res.writeHead(200, { "content-type": "text/html" }).end(
-      `<!doctype html><title>Fake gateway: authorize</title><h1>Authorize Parley?</h1>` +
-        `<p>Parley asks for a key for your account.</p><a id="authorize" href="${approve}">Authorize</a>`,
-    );
+    res
+      .writeHead(200, { "content-type": "text/html" })
+      .end(
+        `<!doctype html><title>Fake gateway: authorize</title><h1>Authorize Parley?</h1>` +
+          `<p>Parley asks for a key for your account.</p><a id="authorize" href="${approve}">Authorize</a>`,
+      );
   }
 
   private approve(url: URL, res: http.ServerResponse): void {
@@ -394,7 +465,10 @@ export class FakeGateway {
 
   /** POST /auth/keys: checks SHA-256(code_verifier) against the challenge the page was shown. */
   private exchange(body: unknown, res: http.ServerResponse): void {
-    if (typeof this.authKeysFailure === "number") return this.json(res, this.authKeysFailure, { error: { code: this.authKeysFailure, message: "fake exchange failure" } });
+    if (typeof this.authKeysFailure === "number")
+      return this.json(res, this.authKeysFailure, {
+        error: { code: this.authKeysFailure, message: "fake exchange failure" },
+      });
     if (this.authKeysFailure === "malformed") {
       res.writeHead(200, { "content-type": "application/json" }).end("{not json");
       return;
@@ -402,7 +476,9 @@ export class FakeGateway {
     const { code, code_verifier: verifier, code_challenge_method: method } = (body ?? {}) as Record<string, string>;
     const pending = code ? this.codes.get(code) : undefined;
     if (!pending) return this.json(res, 403, { error: { code: 403, message: "Invalid code" } });
-    const computed = createHash("sha256").update(verifier ?? "").digest("base64url");
+    const computed = createHash("sha256")
+      .update(verifier ?? "")
+      .digest("base64url");
     if (method !== "S256" || pending.method !== "S256" || computed !== pending.challenge) {
       return this.json(res, 403, { error: { code: 403, message: "Invalid code_verifier" } });
     }
@@ -437,7 +513,15 @@ export class FakeGateway {
       parser.on("file", (_name, stream, info) => {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => (result.file = { bytes: Buffer.concat(chunks), mimeType: info.mimeType, fileName: info.filename ?? "audio" }));
+        stream.on(
+          "end",
+          () =>
+            (result.file = {
+              bytes: Buffer.concat(chunks),
+              mimeType: info.mimeType,
+              fileName: info.filename ?? "audio",
+            }),
+        );
       });
       parser.on("close", () => resolve(result));
       parser.on("error", reject);
@@ -465,10 +549,14 @@ export function toolScenario(messages: { role: string; content: unknown }[]): Sc
   const command = /^(\w+):\s*([\s\S]*)$/.exec(said);
   if (!command) return { kind: "reply", text: `You said: ${said}` };
   const [, verb, rest] = command as unknown as [string, string, string];
-  if (verb === "shell") return { kind: "reply", text: "Running it. ", toolCalls: [{ name: "shell", arguments: { cmd: rest } }] };
+  if (verb === "shell")
+    return { kind: "reply", text: "Running it. ", toolCalls: [{ name: "shell", arguments: { cmd: rest } }] };
   if (verb === "write") {
     const [path, ...content] = rest.split(" ");
-    return { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "write", path, content: content.join(" ") } }] };
+    return {
+      kind: "reply",
+      toolCalls: [{ name: "file", arguments: { action: "write", path, content: content.join(" ") } }],
+    };
   }
   if (verb === "edit") {
     const [path, change = ""] = [rest.slice(0, rest.indexOf(" ")), rest.slice(rest.indexOf(" ") + 1)];
@@ -485,10 +573,19 @@ export function toolScenario(messages: { role: string; content: unknown }[]): Sc
     }
     return { kind: "reply", toolCalls: [{ name, arguments: args }] };
   }
-  if (verb === "ask") return { kind: "reply", toolCalls: [{ name: "ask_user", arguments: { question: rest, choices: ["yes", "no"] } }] };
+  if (verb === "ask")
+    return { kind: "reply", toolCalls: [{ name: "ask_user", arguments: { question: rest, choices: ["yes", "no"] } }] };
   if (verb === "tasks") {
-    const items = rest.split(",").map((title, i) => ({ title: title.trim(), status: i === 0 ? "in_progress" : "pending" }));
-    return { kind: "reply", toolCalls: [{ name: "task", arguments: { items } }, { name: "report_progress", arguments: { message: `working on ${items[0]!.title}` } }] };
+    const items = rest
+      .split(",")
+      .map((title, i) => ({ title: title.trim(), status: i === 0 ? "in_progress" : "pending" }));
+    return {
+      kind: "reply",
+      toolCalls: [
+        { name: "task", arguments: { items } },
+        { name: "report_progress", arguments: { message: `working on ${items[0]!.title}` } },
+      ],
+    };
   }
   return { kind: "reply", text: `You said: ${said}` };
 }

@@ -13,9 +13,18 @@ export type AxeViolation = { id: string; impact: string | null; help: string; no
 export async function seriousViolations(page: Page | Frame, within?: string): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const { violations, passed } = await page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: any[]; passes: unknown[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: unknown, options: object): Promise<{ violations: any[]; passes: unknown[] }> };
+      }
+    ).axe;
     const result = await axe.run(selector ? { include: [selector] } : document, { resultTypes: ["violations"] });
-    const found: AxeViolation[] = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")) }));
+    const found: AxeViolation[] = result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => n.target.join(" ")),
+    }));
     return { violations: found, passed: result.passes.length };
   }, within);
   assert.ok(passed > 10, "axe ran its rules on the page");

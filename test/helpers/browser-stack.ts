@@ -15,15 +15,22 @@ export type BrowserStackOptions = {
   chromiumArgs?: string[];
 };
 
-export async function startBrowserStack(suite: Mocha.Context, options: BrowserStackOptions = {}): Promise<BrowserStack> {
+export async function startBrowserStack(
+  suite: Mocha.Context,
+  options: BrowserStackOptions = {},
+): Promise<BrowserStack> {
   if (!chromiumAvailable()) {
     console.warn("    Chromium is not installed (apt-get install -y chromium): browser tests skipped");
     suite.skip();
   }
   const stack = await startStack({ gatewayBaseUrl: options.gatewayBaseUrl });
-  await stack.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: options.apiKey ?? "sk-fake-e2e" }] });
+  await stack.api("PATCH", "/api/settings/app", {
+    providers: [{ id: "gateway", apiKey: options.apiKey ?? "sk-fake-e2e" }],
+  });
   const browser = await launchChromium({ args: options.chromiumArgs });
-  const page = await (await browser.newContext({ viewport: options.viewport ?? { width: 900, height: 900 } })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: options.viewport ?? { width: 900, height: 900 } })
+  ).newPage();
   return {
     stack,
     browser,

@@ -15,13 +15,26 @@ export function launchChromium(options: { args?: string[] } = {}): Promise<Brows
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", ...(options.args ?? [])],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+      ...(options.args ?? []),
+    ],
   });
 }
 
 /** A microphone that plays `wavFile` (looped), with the permission prompt answered yes. */
 export function fakeMicrophoneArgs(wavFile: string): string[] {
-  return ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wavFile}`];
+  return [
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${wavFile}`,
+  ];
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

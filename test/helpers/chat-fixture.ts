@@ -9,7 +9,8 @@ export type ChatFixture = { s: TestServer; gateway: FakeGateway; projectId: stri
 export async function startChatFixture(options: { withKey?: boolean } = {}): Promise<ChatFixture> {
   const gateway = await new FakeGateway().start();
   const s = await startTestServer({ gatewayBaseUrl: gateway.baseUrl, gatewayAuthUrl: gateway.authUrl });
-  if (options.withKey !== false) await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: TEST_KEY }] });
+  if (options.withKey !== false)
+    await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: TEST_KEY }] });
   const project = await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json();
   return {
     s,
@@ -22,13 +23,21 @@ export async function startChatFixture(options: { withKey?: boolean } = {}): Pro
   };
 }
 
-export async function newChat(f: ChatFixture, body: Record<string, unknown> = {}): Promise<{ id: string; modelId: string | null }> {
+export async function newChat(
+  f: ChatFixture,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; modelId: string | null }> {
   const res = await f.s.api("POST", `/api/projects/${f.projectId}/chats`, body);
   if (res.status !== 201) throw new Error(`chat not created: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
-export function send(f: ChatFixture, chatId: string, body: Record<string, unknown>, init: { signal?: AbortSignal } = {}) {
+export function send(
+  f: ChatFixture,
+  chatId: string,
+  body: Record<string, unknown>,
+  init: { signal?: AbortSignal } = {},
+) {
   return fetch(`${f.s.url}/api/chats/${chatId}/messages/stream`, {
     method: "POST",
     headers: { authorization: `Bearer ${f.s.token}`, "content-type": "application/json" },

@@ -6,16 +6,28 @@ import path from "node:path";
 export const CLI = path.resolve("dist/cli.cjs");
 
 export type ReadyLine = { url: string; token: string; home: string; projects: { id: string; dir: string }[] };
-export type CliProcess = { child: ChildProcess; ready: ReadyLine; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
+export type CliProcess = {
+  child: ChildProcess;
+  ready: ReadyLine;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+};
 
 function requireBuild(): void {
   if (!fs.existsSync(CLI)) throw new Error("dist/cli.cjs is missing: run `npm run build` (npm test does it)");
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   requireBuild();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -26,7 +38,10 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 
 export async function startCli(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
   requireBuild();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));

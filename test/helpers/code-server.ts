@@ -29,7 +29,14 @@ function freePort(): Promise<number> {
 }
 
 /** `home` is the extension's APP_HOME (Parley's app database). */
-export type Editor = { url: string; workspace: string; gateway: FakeGateway; userDir: string; home: string; stop(): Promise<void> };
+export type Editor = {
+  url: string;
+  workspace: string;
+  gateway: FakeGateway;
+  userDir: string;
+  home: string;
+  stop(): Promise<void>;
+};
 
 export type EditorOptions = {
   /**
@@ -42,25 +49,52 @@ export type EditorOptions = {
 
 export async function startEditor(vsix: string, options: EditorOptions = {}): Promise<Editor> {
   const root = makeTempDir("parley-vscode-");
-  const [extensions, userDir, workspace, home] = ["ext", "user", "workspace", "home"].map((d) => path.join(root, d)) as [string, string, string, string];
+  const [extensions, userDir, workspace, home] = ["ext", "user", "workspace", "home"].map((d) =>
+    path.join(root, d),
+  ) as [string, string, string, string];
   for (const dir of [extensions, path.join(userDir, "User"), workspace, home]) fs.mkdirSync(dir, { recursive: true });
   // Without trust switched off the folder opens in Restricted Mode, where nothing the project brings runs.
   const trust = options.workspaceTrust
     ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" }
     : { "security.workspace.trust.enabled": false };
-  fs.writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({ ...trust, "workbench.startupEditor": "none" }));
+  fs.writeFileSync(
+    path.join(userDir, "User", "settings.json"),
+    JSON.stringify({ ...trust, "workbench.startupEditor": "none" }),
+  );
   fs.writeFileSync(path.join(workspace, "README.md"), "# Workspace\n");
   const env = { ...process.env, PATH: `${path.join(NODE24_DIR, "bin")}:${process.env.PATH}` };
-  execFileSync(CODE_SERVER, ["--extensions-dir", extensions, "--user-data-dir", userDir, "--install-extension", vsix], { env, stdio: "pipe" });
+  execFileSync(CODE_SERVER, ["--extensions-dir", extensions, "--user-data-dir", userDir, "--install-extension", vsix], {
+    env,
+    stdio: "pipe",
+  });
 
   const gateway = await new FakeGateway().start();
   const port = await freePort();
   const child: ChildProcess = spawn(
     CODE_SERVER,
-    ["--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--extensions-dir", extensions, "--user-data-dir", userDir, "--disable-telemetry", "--disable-update-check", workspace],
-    { env: { ...env, APP_HOME: home, APP_GATEWAY_BASE_URL: gateway.baseUrl, APP_GATEWAY_AUTH_URL: gateway.authUrl }, stdio: "ignore" },
+    [
+      "--auth",
+      "none",
+      "--bind-addr",
+      `127.0.0.1:${port}`,
+      "--extensions-dir",
+      extensions,
+      "--user-data-dir",
+      userDir,
+      "--disable-telemetry",
+      "--disable-update-check",
+      workspace,
+    ],
+    {
+      env: { ...env, APP_HOME: home, APP_GATEWAY_BASE_URL: gateway.baseUrl, APP_GATEWAY_AUTH_URL: gateway.authUrl },
+      stdio: "ignore",
+    },
   );
-  const healthy = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+  const healthy = () =>
+    fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
   await until(healthy, (ok) => ok, "code-server answers /healthz", 20_000).catch(async (error: Error) => {
     child.kill("SIGKILL");
     await gateway.stop();
@@ -102,7 +136,10 @@ export async function webviewFrame(page: Page): Promise<Frame> {
 /** Runs a command from the command palette by its title. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   // A quick pick that just closed fades out for a moment, inert: opening the palette then fails.
-  await page.locator(".quick-input-widget").waitFor({ state: "hidden" }).catch(() => undefined);
+  await page
+    .locator(".quick-input-widget")
+    .waitFor({ state: "hidden" })
+    .catch(() => undefined);
   await page.keyboard.press("Control+Shift+P");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();

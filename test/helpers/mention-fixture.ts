@@ -32,7 +32,14 @@ export const APP_JSON = {
     { name: "reviewer", description: "Reviews changes", model: "fake/tools" },
     ...["one", "two", "three", "four", "five"].map((n) => ({ name: `agent-${n}`, description: `Agent number ${n}` })),
   ],
-  actions: [{ id: "deploy", label: "Deploy site", description: "Publishes the site", run: { shell: "echo deployed-by-action" } }],
+  actions: [
+    {
+      id: "deploy",
+      label: "Deploy site",
+      description: "Publishes the site",
+      run: { shell: "echo deployed-by-action" },
+    },
+  ],
   fileTags: { "docs/guide.md": ["handbook"], "notes/plain.md": ["viewing"] },
   toolGates: { shell: "allow", "mcp__everything__get-sum": "allow", mcp__everything__echo: "allow" },
 };
@@ -47,7 +54,9 @@ export async function seedProject(stack: Stack): Promise<void> {
     fs.writeFileSync(path.join(stack.projectDir, file), text);
   }
   writeAppJson(stack.projectDir);
-  const project = (await (await stack.api("POST", "/api/projects", { dir: stack.projectDir })).json()) as { id: string };
+  const project = (await (await stack.api("POST", "/api/projects", { dir: stack.projectDir })).json()) as {
+    id: string;
+  };
   // The action runs a shell command of the project's own: the project must be trusted.
   assert.equal((await stack.api("POST", `/api/projects/${project.id}/trust`, { trusted: true })).status, 200);
 }
@@ -55,10 +64,26 @@ export async function seedProject(stack: Stack): Promise<void> {
 /** Adds the MCP "everything" server (app scope) and waits for it to be ready in the project. */
 export async function startEverything(stack: Stack): Promise<void> {
   const query = `projectDir=${encodeURIComponent(stack.projectDir)}`;
-  await stack.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", name: "Everything", transport: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }] });
+  await stack.api("PATCH", "/api/settings/app", {
+    mcpServers: [
+      {
+        id: "everything",
+        name: "Everything",
+        transport: "stdio",
+        command: process.execPath,
+        args: [EVERYTHING, "stdio"],
+      },
+    ],
+  });
   await stack.api("POST", `/api/mcp/servers/everything/restart?${query}`);
-  const servers = async () => (await (await stack.api("GET", `/api/mcp/servers?${query}`)).json()) as { id: string; status: string }[];
-  await until(servers, (list) => list.find((s) => s.id === "everything")?.status === "ready", "the MCP server did not become ready", 30_000);
+  const servers = async () =>
+    (await (await stack.api("GET", `/api/mcp/servers?${query}`)).json()) as { id: string; status: string }[];
+  await until(
+    servers,
+    (list) => list.find((s) => s.id === "everything")?.status === "ready",
+    "the MCP server did not become ready",
+    30_000,
+  );
 }
 
 /** The popup as a test reads it. */
@@ -68,7 +93,8 @@ export function popup(page: Page) {
   const options = listbox.getByRole("option");
   const labels = () => listbox.locator(".option:not(.empty) .label").allTextContents();
   /** The listbox is aria-busy while the rows answer an older keystroke than the last. */
-  const busy = async () => (await listbox.getAttribute("aria-busy", { timeout: 1_000 }).catch(() => "true")) !== "false";
+  const busy = async () =>
+    (await listbox.getAttribute("aria-busy", { timeout: 1_000 }).catch(() => "true")) !== "false";
   return {
     box,
     listbox,
@@ -78,9 +104,19 @@ export function popup(page: Page) {
     parameters: page.getByRole("toolbar", { name: "Parameters" }),
     /** Rows as `[category-or-group, label, detail]`; one `["busy"]` row while a search is on its way. */
     rows: async () =>
-      (await busy()) ? [["busy"]] : listbox.locator(".option:not(.empty)").evaluateAll((nodes) =>
-        nodes.map((n) => [n.querySelector(".kind")?.textContent ?? n.closest("[role=group]")?.querySelector(".heading")?.textContent ?? "", n.querySelector(".label")?.textContent ?? "", n.querySelector(".detail")?.textContent ?? ""]),
-      ),
+      (await busy())
+        ? [["busy"]]
+        : listbox
+            .locator(".option:not(.empty)")
+            .evaluateAll((nodes) =>
+              nodes.map((n) => [
+                n.querySelector(".kind")?.textContent ??
+                  n.closest("[role=group]")?.querySelector(".heading")?.textContent ??
+                  "",
+                n.querySelector(".label")?.textContent ?? "",
+                n.querySelector(".detail")?.textContent ?? "",
+              ]),
+            ),
     /** Empties the box (the popup closes) and types `text` key by key. */
     async type(text: string) {
       await box.fill("");
@@ -88,7 +124,12 @@ export function popup(page: Page) {
     },
     /** Waits until the rows answer the last keystroke and their labels satisfy `ok`. */
     waitLabels: async (ok: (labels: string[]) => boolean, what: string, timeoutMs?: number) =>
-      (await until(async () => ((await busy()) ? undefined : await labels()), (l) => l !== undefined && ok(l), what, timeoutMs))!,
+      (await until(
+        async () => ((await busy()) ? undefined : await labels()),
+        (l) => l !== undefined && ok(l),
+        what,
+        timeoutMs,
+      ))!,
     caret: () => box.evaluate((t: HTMLTextAreaElement) => t.selectionStart),
   };
 }

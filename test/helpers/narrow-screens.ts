@@ -6,7 +6,11 @@ import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "./axe";
 import { screenshot } from "./browser";
 
-export async function checkNarrowInBothThemes(browser: Browser, name: string, show: (page: Page) => Promise<unknown>): Promise<void> {
+export async function checkNarrowInBothThemes(
+  browser: Browser,
+  name: string,
+  show: (page: Page) => Promise<unknown>,
+): Promise<void> {
   for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ viewport: { width: 320, height: 900 }, colorScheme });
     try {

@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 
 /** Polls `read` until `ok` holds (or fails with what it saw last). */
-export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, what: string, timeoutMs = 5_000): Promise<T> {
+export async function until<T>(
+  read: () => Promise<T> | T,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!ok(last)) {

@@ -19,7 +19,9 @@ export function watcherProcesses(dir: string): number[] {
 
 /** The nice value of each thread of process `pid` (field 19 of /proc/<pid>/task/<tid>/stat), or of those named one of `names`. */
 export function threadNices(pid: number, names?: readonly string[]): number[] {
-  const tids = fs.readdirSync(`/proc/${pid}/task`).filter((tid) => !names || names.includes(fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim()));
+  const tids = fs
+    .readdirSync(`/proc/${pid}/task`)
+    .filter((tid) => !names || names.includes(fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim()));
   return tids.map((tid) => {
     const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     // Fields after the command name (which may hold spaces, inside parentheses).

@@ -4,7 +4,10 @@ import { createParser } from "eventsource-parser";
 export type ReceivedEvent = { id?: string; event: string; data: any };
 
 /** Reads events until the stream ends, or until `stopWhen` returns true for an event. */
-export async function readEvents(response: Response, onEvent?: (event: ReceivedEvent) => void): Promise<ReceivedEvent[]> {
+export async function readEvents(
+  response: Response,
+  onEvent?: (event: ReceivedEvent) => void,
+): Promise<ReceivedEvent[]> {
   const events: ReceivedEvent[] = [];
   const parser = createParser({
     onEvent(e) {
@@ -24,4 +27,8 @@ export async function readEvents(response: Response, onEvent?: (event: ReceivedE
 }
 
 export const names = (events: ReceivedEvent[]) => events.map((e) => e.event);
-export const text = (events: ReceivedEvent[]) => events.filter((e) => e.event === "text.delta").map((e) => e.data.text).join("");
+export const text = (events: ReceivedEvent[]) =>
+  events
+    .filter((e) => e.event === "text.delta")
+    .map((e) => e.data.text)
+    .join("");

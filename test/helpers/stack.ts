@@ -6,7 +6,10 @@ import path from "node:path";
 import { CLI } from "./cli-process";
 import { makeTempDir, removeDir } from "./temp";
 
-function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; line: Record<string, any> }> {
+function start(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; line: Record<string, any> }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
@@ -39,12 +42,16 @@ export async function startStack(options: { gatewayBaseUrl?: string } = {}): Pro
   fs.writeFileSync(path.join(projectDir, "README.md"), "# My project\n");
   // A free port: the fake's fixed default is for people trying Parley by hand.
   const gateway = await start(["--import", "tsx", "test/fake-gateway/main.ts"], { PORT: "0" });
-  const parley = await start([CLI, "serve", "--port", "0", "--home", path.join(root, "home"), "--project", projectDir], {
-    APP_GATEWAY_BASE_URL: options.gatewayBaseUrl ?? gateway.line.baseUrl,
-    APP_GATEWAY_AUTH_URL: gateway.line.authUrl,
-  });
+  const parley = await start(
+    [CLI, "serve", "--port", "0", "--home", path.join(root, "home"), "--project", projectDir],
+    {
+      APP_GATEWAY_BASE_URL: options.gatewayBaseUrl ?? gateway.line.baseUrl,
+      APP_GATEWAY_AUTH_URL: gateway.line.authUrl,
+    },
+  );
   const { url, token } = parley.line as { url: string; token: string };
-  const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
+  const exited = (child: ChildProcess) =>
+    new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
   return {
     url,
     token,

@@ -19,7 +19,13 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
-export type TestServerOptions = { home?: string; gatewayBaseUrl?: string; gatewayAuthUrl?: string; webviewDir?: string; retryBaseMs?: number };
+export type TestServerOptions = {
+  home?: string;
+  gatewayBaseUrl?: string;
+  gatewayAuthUrl?: string;
+  webviewDir?: string;
+  retryBaseMs?: number;
+};
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const root = makeTempDir();

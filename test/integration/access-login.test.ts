@@ -26,12 +26,17 @@ describe("access: password and sessions", function () {
   afterEach(() => s.stop());
 
   const json = { "content-type": "application/json" };
-  const login = (password: string) => fetch(`${s.url}/api/access/login`, { method: "POST", headers: json, body: JSON.stringify({ password }) });
+  const login = (password: string) =>
+    fetch(`${s.url}/api/access/login`, { method: "POST", headers: json, body: JSON.stringify({ password }) });
   const cookieOf = (res: Response) => res.headers.get("set-cookie")!.split(";")[0]!;
   const as = (cookie: string) => ({ headers: { cookie } });
 
   it("changes nothing until a password is set; then the browser sees a sign-in page and the token still works", async () => {
-    assert.deepEqual(await (await fetch(`${s.url}/api/access/status`)).json(), { passwordSet: false, passkeys: 0, authenticated: false });
+    assert.deepEqual(await (await fetch(`${s.url}/api/access/status`)).json(), {
+      passwordSet: false,
+      passkeys: 0,
+      authenticated: false,
+    });
     assert.ok(!(await (await fetch(`${s.url}/`)).text()).includes("Sign in to Parley"), "the app, no sign-in page");
     assert.equal((await s.api("POST", "/api/access/password", { next: "too short" })).status, 400);
     assert.equal((await s.api("POST", "/api/access/password", { next: PASSWORD })).status, 204);
@@ -58,19 +63,33 @@ describe("access: password and sessions", function () {
     assert.equal(sessions.filter((x: any) => x.current).length, 1);
     const second = cookieOf(await login(PASSWORD));
     // Revoke the other one from this one.
-    assert.deepEqual(await (await fetch(`${s.url}/api/access/sessions`, { method: "DELETE", ...as(cookie) })).json(), { revoked: 1 });
+    assert.deepEqual(await (await fetch(`${s.url}/api/access/sessions`, { method: "DELETE", ...as(cookie) })).json(), {
+      revoked: 1,
+    });
     assert.equal((await fetch(`${s.url}/api/projects`, as(second))).status, 401, "a revoked session used again");
     // Changing the password needs the current one and ends every session.
-    const change = (current: string) => fetch(`${s.url}/api/access/password`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ current, next: `${PASSWORD} 2` }) });
+    const change = (current: string) =>
+      fetch(`${s.url}/api/access/password`, {
+        method: "POST",
+        headers: { ...json, cookie },
+        body: JSON.stringify({ current, next: `${PASSWORD} 2` }),
+      });
     assert.equal((await change("not it at all")).status, 403);
     const changed = await change(PASSWORD);
     assert.equal(changed.status, 204);
     assert.equal((await fetch(`${s.url}/api/projects`, as(cookie))).status, 401, "the old session ended");
-    assert.equal((await fetch(`${s.url}/api/projects`, as(cookieOf(changed)))).status, 200, "the changer got a fresh one");
+    assert.equal(
+      (await fetch(`${s.url}/api/projects`, as(cookieOf(changed)))).status,
+      200,
+      "the changer got a fresh one",
+    );
     // Logout ends this one; clear needs the current password.
     const fresh = cookieOf(changed);
     const listed = await (await fetch(`${s.url}/api/access/sessions`, as(fresh))).json();
-    assert.equal((await fetch(`${s.url}/api/access/sessions/${listed[0].id}`, { method: "DELETE", ...as(fresh) })).status, 204);
+    assert.equal(
+      (await fetch(`${s.url}/api/access/sessions/${listed[0].id}`, { method: "DELETE", ...as(fresh) })).status,
+      204,
+    );
     assert.equal((await fetch(`${s.url}/api/projects`, as(fresh))).status, 401);
     assert.equal((await s.api("DELETE", "/api/access/password", { current: "wrong wrong wrong" })).status, 403);
     assert.equal((await s.api("DELETE", "/api/access/password", { current: `${PASSWORD} 2` })).status, 204);
@@ -83,8 +102,13 @@ describe("access: password and sessions", function () {
     const locked = await login(PASSWORD);
     assert.equal(locked.status, 429);
     assert.equal((await locked.json()).error.code, "rate_limited");
-    const statuses = await Promise.all(Array.from({ length: 1000 }, (_, i) => login(`burst ${i} guess!!`).then((r) => r.status)));
-    assert.ok(statuses.every((status) => status === 429), [...new Set(statuses)].join(","));
+    const statuses = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => login(`burst ${i} guess!!`).then((r) => r.status)),
+    );
+    assert.ok(
+      statuses.every((status) => status === 429),
+      [...new Set(statuses)].join(","),
+    );
     assert.equal((await fetch(`${s.url}/api/health`)).status, 200);
     const logs = s.logLines.join("\n");
     assert.ok(!logs.includes(PASSWORD) && !logs.includes("burst 1 guess"), "no password in the logs");
@@ -100,7 +124,10 @@ describe("access: password and sessions", function () {
     assert.equal(onIp.status, 400);
     assert.match((await onIp.json()).error.message, /http:\/\/localhost:\d+\//);
     const port = new URL(s.url).port;
-    const onLocalhost = await raw(`${s.url}/api/access/passkeys/register/options`, { method: "POST", headers: { host: `localhost:${port}`, authorization: `Bearer ${s.token}` } });
+    const onLocalhost = await raw(`${s.url}/api/access/passkeys/register/options`, {
+      method: "POST",
+      headers: { host: `localhost:${port}`, authorization: `Bearer ${s.token}` },
+    });
     assert.equal(onLocalhost.status, 200);
     const options = JSON.parse(onLocalhost.body);
     assert.equal(options.rp.id, "localhost");
@@ -108,7 +135,15 @@ describe("access: password and sessions", function () {
     const garbage = await raw(`${s.url}/api/access/passkeys/register/verify`, {
       method: "POST",
       headers: { host: `localhost:${port}`, authorization: `Bearer ${s.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "x", response: { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "AA" } } }),
+      body: JSON.stringify({
+        name: "x",
+        response: {
+          id: "AAAA",
+          rawId: "AAAA",
+          type: "public-key",
+          response: { clientDataJSON: "e30", attestationObject: "AA" },
+        },
+      }),
     });
     assert.equal(garbage.status, 400);
     // The challenge was used by that attempt: a replay of any response is refused as expired.
@@ -118,7 +153,10 @@ describe("access: password and sessions", function () {
       body: JSON.stringify({ name: "x", response: { id: "AAAA", rawId: "AAAA", type: "public-key", response: {} } }),
     });
     assert.match(JSON.parse(replay.body).error.message, /expired or belongs to another session/);
-    const noKeys = await raw(`${s.url}/api/access/login/passkey/options`, { method: "POST", headers: { host: `localhost:${port}` } });
+    const noKeys = await raw(`${s.url}/api/access/login/passkey/options`, {
+      method: "POST",
+      headers: { host: `localhost:${port}` },
+    });
     assert.equal(noKeys.status, 400);
     const noAttempt = await raw(`${s.url}/api/access/login/passkey/verify`, {
       method: "POST",
@@ -147,7 +185,10 @@ describe("access: password and sessions", function () {
     const ended = stream.text().then(() => "ended");
     const listed = await (await fetch(`${s.url}/api/access/sessions`, as(admin))).json();
     const target = listed.find((x: any) => !x.current);
-    assert.equal((await fetch(`${s.url}/api/access/sessions/${target.id}`, { method: "DELETE", ...as(admin) })).status, 204);
+    assert.equal(
+      (await fetch(`${s.url}/api/access/sessions/${target.id}`, { method: "DELETE", ...as(admin) })).status,
+      204,
+    );
     assert.equal(await within(ended, 3000, "still open"), "ended");
   });
 });

@@ -61,7 +61,12 @@ describe("access control", () => {
     const send = (origin: string) =>
       raw(`${s.url}/api/settings/app`, {
         method: "PATCH",
-        headers: { host: `127.0.0.1:${port}`, origin, authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+        headers: {
+          host: `127.0.0.1:${port}`,
+          origin,
+          authorization: `Bearer ${s.token}`,
+          "content-type": "application/json",
+        },
         body: '{"tags":["x"]}',
       });
     assert.equal((await send("https://evil.example")).status, 403);

@@ -16,7 +16,11 @@ describe("agent loop, first step", () => {
     const calls: string[] = [];
     const events: string[] = [];
     const running = runAgentLoop({
-      resolved: { providerId: "gateway", modelId: "fake/echo", connection: { baseUrl: gateway.baseUrl, headers: { authorization: "Bearer sk-fake" } } },
+      resolved: {
+        providerId: "gateway",
+        modelId: "fake/echo",
+        connection: { baseUrl: gateway.baseUrl, headers: { authorization: "Bearer sk-fake" } },
+      },
       messages: [{ role: "user", content: "hi" }],
       tools: [],
       settings: { chat: { maxSteps: 1, maxTurnCost: 0.000001 } } as unknown as ResolvedSettings,
@@ -30,7 +34,8 @@ describe("agent loop, first step", () => {
         stepDone: () => calls.push("stepDone"),
         toolDone: () => calls.push("toolDone"),
         stopped: () => calls.push("stopped"),
-        usageOf: () => ({ promptTokens: 1, completionTokens: 1, totalTokens: 2, cost: 1, costSource: "gateway" }) as never,
+        usageOf: () =>
+          ({ promptTokens: 1, completionTokens: 1, totalTokens: 2, cost: 1, costSource: "gateway" }) as never,
       },
     });
     assert.deepEqual(calls, ["beforeStep 0"]);

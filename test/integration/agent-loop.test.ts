@@ -20,33 +20,64 @@ describe("agent loop", function () {
   afterEach(() => f.stop());
 
   /** Sends a message to fake/tools, answering approvals and questions as `answer` says. */
-  async function turn(content: string, answer: Answer = () => undefined, chatId?: string): Promise<{ events: ReceivedEvent[]; chatId: string }> {
+  async function turn(
+    content: string,
+    answer: Answer = () => undefined,
+    chatId?: string,
+  ): Promise<{ events: ReceivedEvent[]; chatId: string }> {
     const id = chatId ?? (await newChat(f, { modelId: "fake/tools" })).id;
     const pending: Promise<unknown>[] = [];
     const events = await readEvents(await send(f, id, { content }), (event) => {
-      if (event.event === "tool.approval" || event.event === "tool.question") pending.push(Promise.resolve(answer(event)));
+      if (event.event === "tool.approval" || event.event === "tool.question")
+        pending.push(Promise.resolve(answer(event)));
     });
     await Promise.all(pending);
     return { events, chatId: id };
   }
 
-  const approve = (chatId: () => string, decision: "allow" | "deny", remember = false) => (event: ReceivedEvent) =>
-    event.event === "tool.approval" ? f.s.api("POST", `/api/chats/${chatId()}/approvals/${event.data.callId}`, { decision, remember }) : undefined;
+  const approve =
+    (chatId: () => string, decision: "allow" | "deny", remember = false) =>
+    (event: ReceivedEvent) =>
+      event.event === "tool.approval"
+        ? f.s.api("POST", `/api/chats/${chatId()}/approvals/${event.data.callId}`, { decision, remember })
+        : undefined;
 
-  const names = (events: ReceivedEvent[]) => events.map((e) => e.event).filter((n) => n !== "text.delta" && n !== "reasoning.delta");
+  const names = (events: ReceivedEvent[]) =>
+    events.map((e) => e.event).filter((n) => n !== "text.delta" && n !== "reasoning.delta");
 
   it("offers the tools upstream, asks before a shell call, runs it on Allow, and answers with its output", async () => {
     let chatId = "";
     const chat = await newChat(f, { modelId: "fake/tools" });
     chatId = chat.id;
-    const { events } = await turn("shell: echo hello-from-shell", approve(() => chatId, "allow"), chat.id);
-    assert.deepEqual(names(events), ["turn.start", "usage", "tool.call", "tool.approval", "tool.result", "usage", "turn.end"]);
+    const { events } = await turn(
+      "shell: echo hello-from-shell",
+      approve(() => chatId, "allow"),
+      chat.id,
+    );
+    assert.deepEqual(names(events), [
+      "turn.start",
+      "usage",
+      "tool.call",
+      "tool.approval",
+      "tool.result",
+      "usage",
+      "turn.end",
+    ]);
     const result = events.find((e) => e.event === "tool.result")!.data;
     assert.equal(result.ok, true);
-    assert.deepEqual({ ...result.output, output: result.output.output.trim() }, { exitCode: 0, output: "hello-from-shell", truncated: false, timedOut: false });
+    assert.deepEqual(
+      { ...result.output, output: result.output.output.trim() },
+      { exitCode: 0, output: "hello-from-shell", truncated: false, timedOut: false },
+    );
     assert.match(text(events), /Tool said: .*hello-from-shell/);
     const first = f.gateway.completions[0]!.body as any;
-    assert.deepEqual(first.tools.map((t: any) => t.function.name).sort(), ["ask_user", "file", "report_progress", "shell", "task"]);
+    assert.deepEqual(first.tools.map((t: any) => t.function.name).sort(), [
+      "ask_user",
+      "file",
+      "report_progress",
+      "shell",
+      "task",
+    ]);
     const second = f.gateway.completions[1]!.body as any;
     const toolMessage = second.messages.at(-1);
     assert.equal(toolMessage.role, "tool");
@@ -66,7 +97,11 @@ describe("agent loop", function () {
   it("tells the model when the user denies a call, and runs nothing", async () => {
     const marker = path.join(f.s.projectDir, "denied-marker");
     const chat = await newChat(f, { modelId: "fake/tools" });
-    const { events } = await turn(`shell: touch ${marker}`, approve(() => chat.id, "deny"), chat.id);
+    const { events } = await turn(
+      `shell: touch ${marker}`,
+      approve(() => chat.id, "deny"),
+      chat.id,
+    );
     const result = events.find((e) => e.event === "tool.result")!.data;
     assert.deepEqual([result.ok, result.output], [false, "The user denied this call."]);
     assert.ok(!fs.existsSync(marker));
@@ -74,7 +109,11 @@ describe("agent loop", function () {
 
   it("remembers an approval as the project's gate, and never offers or runs an off tool", async () => {
     const chat = await newChat(f, { modelId: "fake/tools" });
-    await turn("shell: true", approve(() => chat.id, "allow", true), chat.id);
+    await turn(
+      "shell: true",
+      approve(() => chat.id, "allow", true),
+      chat.id,
+    );
     const settings = await (await f.s.api("GET", `/api/settings/project?${q}`)).json();
     assert.deepEqual(settings.project.toolGates, { shell: "allow" });
     const { events } = await turn("shell: echo no-question", () => assert.fail("no approval expected"), chat.id);
@@ -83,7 +122,10 @@ describe("agent loop", function () {
     await f.s.api("PATCH", `/api/settings/project?${q}`, { toolGates: { shell: "off" } });
     const marker = path.join(f.s.projectDir, "off-marker");
     const off = await turn(`shell: touch ${marker}`, () => assert.fail("an off tool never asks"), chat.id);
-    assert.ok(!(f.gateway.completions.at(-2)!.body as any).tools.some((t: any) => t.function.name === "shell"), "not offered");
+    assert.ok(
+      !(f.gateway.completions.at(-2)!.body as any).tools.some((t: any) => t.function.name === "shell"),
+      "not offered",
+    );
     const result = off.events.find((e) => e.event === "tool.result")!.data;
     assert.equal(result.ok, false);
     assert.match(result.output, /not available/);
@@ -100,7 +142,9 @@ describe("agent loop", function () {
     const editResult = edit.events.find((e) => e.event === "tool.result")!.data;
     assert.deepEqual(editResult.output, { path: "notes.txt", bytesBefore: 11, bytesAfter: 12 });
     assert.match(editResult.diff, /--- a\/notes\.txt\n\+\+\+ b\/notes\.txt[\s\S]*-alpha beta\n\+alpha gamma/);
-    const storedTool = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.find((m: any) => m.role === "tool");
+    const storedTool = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.find(
+      (m: any) => m.role === "tool",
+    );
     assert.equal(storedTool.meta.diff, editResult.diff, "the card's diff comes back after a reload");
     const turnId = edit.events[0]!.data.turnId;
     const created = await turn("write: new/made.txt fresh file", () => undefined, chat.id);
@@ -117,17 +161,25 @@ describe("agent loop", function () {
     const removed = await f.s.api("POST", `/api/chats/${chat.id}/turns/${created.events[0]!.data.turnId}/revert`, {});
     assert.deepEqual(await removed.json(), { restored: [], removed: ["new/made.txt"] });
     assert.ok(!fs.existsSync(path.join(f.s.projectDir, "new/made.txt")));
-    assert.equal((await f.s.api("POST", `/api/chats/${chat.id}/turns/${turnId}/revert`, {})).status, 404, "a reverted turn has nothing left");
+    assert.equal(
+      (await f.s.api("POST", `/api/chats/${chat.id}/turns/${turnId}/revert`, {})).status,
+      404,
+      "a reverted turn has nothing left",
+    );
   });
 
   it("asks before a write when file is gated ask, never before a read", async () => {
     fs.writeFileSync(path.join(f.s.projectDir, "a.txt"), "x\n");
     const chat = await newChat(f, { modelId: "fake/tools" });
     const asked: string[] = [];
-    await turn("write: a.txt y", (e) => {
-      asked.push(e.event);
-      return approve(() => chat.id, "allow")(e);
-    }, chat.id);
+    await turn(
+      "write: a.txt y",
+      (e) => {
+        asked.push(e.event);
+        return approve(() => chat.id, "allow")(e);
+      },
+      chat.id,
+    );
     assert.deepEqual(asked, ["tool.approval"]);
     f.gateway.enqueue({ kind: "reply", toolCalls: [{ name: "file", arguments: { action: "read", path: "a.txt" } }] });
     const read = await turn("read it", () => assert.fail("reads never ask"), chat.id);
@@ -145,7 +197,7 @@ describe("agent loop", function () {
       { action: "read", path: outside },
       { action: "read", path: "link.txt" },
       { action: "write", path: "link.txt", content: "pwned" },
-      { action: "write", path: ".app.json", content: "{\"toolGates\":{\"shell\":\"allow\"}}" },
+      { action: "write", path: ".app.json", content: '{"toolGates":{"shell":"allow"}}' },
       { action: "write", path: ".git/hooks/pre-commit", content: "evil" },
       { action: "write", path: "sub/../../escape.txt", content: "x" },
     ];
@@ -155,14 +207,24 @@ describe("agent loop", function () {
     assert.equal(results.length, calls.length);
     for (const result of results) assert.equal(result.ok, false, JSON.stringify(result));
     assert.equal(fs.readFileSync(outside, "utf8"), "secret\n");
-    assert.ok(!fs.existsSync(path.join(f.s.projectDir, ".app.json")) || !fs.readFileSync(path.join(f.s.projectDir, ".app.json"), "utf8").includes("shell"));
+    assert.ok(
+      !fs.existsSync(path.join(f.s.projectDir, ".app.json")) ||
+        !fs.readFileSync(path.join(f.s.projectDir, ".app.json"), "utf8").includes("shell"),
+    );
     assert.ok(!fs.existsSync(path.join(f.s.projectDir, ".git/hooks/pre-commit")));
     assert.ok(!fs.existsSync(path.join(path.dirname(f.s.projectDir), "escape.txt")));
   });
 
   it("answers bad arguments, unknown tools and broken JSON with a failed result, and stops a repeated failing call", async () => {
     f.gateway.enqueue(
-      { kind: "reply", toolCalls: [{ name: "shell", arguments: "{not json" }, { name: "shell", arguments: { command: "ls" } }, { name: "rm_rf", arguments: {} }] },
+      {
+        kind: "reply",
+        toolCalls: [
+          { name: "shell", arguments: "{not json" },
+          { name: "shell", arguments: { command: "ls" } },
+          { name: "rm_rf", arguments: {} },
+        ],
+      },
       { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "read", path: "missing.txt" } }] },
       { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "read", path: "missing.txt" } }] },
       { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "read", path: "missing.txt" } }] },
@@ -193,7 +255,14 @@ describe("agent loop", function () {
 
   it("answers ask_user, updates the task list and the status line", async () => {
     const chat = await newChat(f, { modelId: "fake/tools" });
-    const asked = await turn("ask: Deploy now?", (e) => (e.event === "tool.question" ? f.s.api("POST", `/api/chats/${chat.id}/answers/${e.data.callId}`, { answer: "yes" }) : undefined), chat.id);
+    const asked = await turn(
+      "ask: Deploy now?",
+      (e) =>
+        e.event === "tool.question"
+          ? f.s.api("POST", `/api/chats/${chat.id}/answers/${e.data.callId}`, { answer: "yes" })
+          : undefined,
+      chat.id,
+    );
     assert.deepEqual(asked.events.find((e) => e.event === "tool.question")!.data.choices, ["yes", "no"]);
     assert.match(text(asked.events), /Tool said: yes/);
     const tasks = await turn("tasks: build, test", () => undefined, chat.id);
@@ -209,7 +278,11 @@ describe("agent loop", function () {
   it("ends a turn waiting for an approval at once on cancel, running nothing", async () => {
     const marker = path.join(f.s.projectDir, "cancel-marker");
     const chat = await newChat(f, { modelId: "fake/tools" });
-    const { events } = await turn(`shell: touch ${marker}`, () => f.s.api("POST", `/api/chats/${chat.id}/cancel`), chat.id);
+    const { events } = await turn(
+      `shell: touch ${marker}`,
+      () => f.s.api("POST", `/api/chats/${chat.id}/cancel`),
+      chat.id,
+    );
     assert.equal(events.at(-1)!.event, "turn.end");
     assert.equal(events.at(-1)!.data.finishReason, "cancelled");
     assert.ok(!fs.existsSync(marker));
@@ -235,8 +308,14 @@ describe("agent loop", function () {
     assert.equal(slow.timedOut, true);
     const pid = Number(fs.readFileSync(pidFile, "utf8"));
     // Gone, or a zombie waiting for a reaper: either way no longer running.
-    const stateOf = () => (fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] : "gone");
-    const state = await until(stateOf, (s) => s === "gone" || s === "Z", "the background child dies with its group", 2_000).catch(() => stateOf());
+    const stateOf = () =>
+      fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] : "gone";
+    const state = await until(
+      stateOf,
+      (s) => s === "gone" || s === "Z",
+      "the background child dies with its group",
+      2_000,
+    ).catch(() => stateOf());
     assert.ok(state === "gone" || state === "Z", `the background child died with its group (state ${state})`);
   });
 

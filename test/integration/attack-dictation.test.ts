@@ -16,9 +16,14 @@ import { toneWav } from "../helpers/wav";
 const BOUNDARY = "----parleyattack";
 
 function part(name: string, value: string | Uint8Array, fileName?: string, type = "audio/wav"): Buffer {
-  const disposition = fileName === undefined ? `form-data; name="${name}"` : `form-data; name="${name}"; filename="${fileName}"`;
+  const disposition =
+    fileName === undefined ? `form-data; name="${name}"` : `form-data; name="${name}"; filename="${fileName}"`;
   const headers = `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${fileName === undefined ? "" : `Content-Type: ${type}\r\n`}\r\n`;
-  return Buffer.concat([Buffer.from(headers), typeof value === "string" ? Buffer.from(value) : value, Buffer.from("\r\n")]);
+  return Buffer.concat([
+    Buffer.from(headers),
+    typeof value === "string" ? Buffer.from(value) : value,
+    Buffer.from("\r\n"),
+  ]);
 }
 const end = Buffer.from(`--${BOUNDARY}--\r\n`);
 
@@ -29,7 +34,11 @@ describe("dictation under attack", function () {
   afterEach(() => f.stop());
 
   const post = (body: Uint8Array | string, type = `multipart/form-data; boundary=${BOUNDARY}`) =>
-    fetch(`${f.s.url}/api/dictation/transcribe`, { method: "POST", headers: { authorization: `Bearer ${f.s.token}`, "content-type": type }, body: typeof body === "string" ? body : new Uint8Array(body) });
+    fetch(`${f.s.url}/api/dictation/transcribe`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.s.token}`, "content-type": type },
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    });
   const expectError = async (res: Response, status: number, what: string) => {
     const text = await res.text();
     assert.equal(res.status, status, `${what}: ${text}`);
@@ -39,17 +48,44 @@ describe("dictation under attack", function () {
   const wav = Buffer.from(toneWav(0.2));
 
   it("refuses wrong content types and a multipart body without a boundary with a contract 4xx", async () => {
-    for (const type of ["text/plain", "application/octet-stream", "audio/wav", "application/x-www-form-urlencoded"]) await expectError(await post(wav, type), 415, type);
-    await expectError(await post(Buffer.concat([part("audio", wav, "a.wav"), end]), "multipart/form-data"), 400, "no boundary");
+    for (const type of ["text/plain", "application/octet-stream", "audio/wav", "application/x-www-form-urlencoded"])
+      await expectError(await post(wav, type), 415, type);
+    await expectError(
+      await post(Buffer.concat([part("audio", wav, "a.wav"), end]), "multipart/form-data"),
+      400,
+      "no boundary",
+    );
     await expectError(await post("not multipart at all", `multipart/form-data; boundary=${BOUNDARY}`), 400, "garbage");
     await expectError(await post(Buffer.concat([part("modelId", "openai/whisper-1"), end])), 400, "no file");
-    await expectError(await post(Buffer.concat([part("modelId", "openai/whisper-1"), part("audio", Buffer.alloc(0), "a.wav"), end])), 400, "empty file");
-    await expectError(await post(Buffer.concat([part("modelId", "openai/whisper-1"), part("other", wav, "a.wav"), part("audio", wav, "b.wav"), end])), 400, "the audio as a second file");
+    await expectError(
+      await post(Buffer.concat([part("modelId", "openai/whisper-1"), part("audio", Buffer.alloc(0), "a.wav"), end])),
+      400,
+      "empty file",
+    );
+    await expectError(
+      await post(
+        Buffer.concat([
+          part("modelId", "openai/whisper-1"),
+          part("other", wav, "a.wav"),
+          part("audio", wav, "b.wav"),
+          end,
+        ]),
+      ),
+      400,
+      "the audio as a second file",
+    );
     assert.equal(upstreamAudioCalls(), 0);
   });
 
   it("sends only the first of two audio files, and a hostile file name only as the upload's name", async () => {
-    const res = await post(Buffer.concat([part("modelId", "openai/whisper-1"), part("audio", wav, "../../x"), part("audio", Buffer.from("second"), "../../../etc/passwd"), end]));
+    const res = await post(
+      Buffer.concat([
+        part("modelId", "openai/whisper-1"),
+        part("audio", wav, "../../x"),
+        part("audio", Buffer.from("second"), "../../../etc/passwd"),
+        end,
+      ]),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const sent = f.gateway.requests.filter((r) => r.path === "/api/v1/audio/transcriptions");
     assert.equal(sent.length, 1);
@@ -57,14 +93,30 @@ describe("dictation under attack", function () {
   });
 
   it("refuses 25 MB + 1 byte with 413 and non-audio bytes with the gateway's words", async () => {
-    const over = Buffer.concat([part("modelId", "openai/whisper-1"), part("audio", Buffer.alloc(MAX_AUDIO_BYTES + 1), "big.wav"), end]);
+    const over = Buffer.concat([
+      part("modelId", "openai/whisper-1"),
+      part("audio", Buffer.alloc(MAX_AUDIO_BYTES + 1), "big.wav"),
+      end,
+    ]);
     await expectError(await post(over), 413, "25 MB + 1");
-    await expectError(await post(Buffer.concat([part("modelId", "openai/whisper-1"), part("audio", Buffer.from("#!/bin/sh\nrm -rf /\n"), "x.wav"), end])), 502, "not audio");
+    await expectError(
+      await post(
+        Buffer.concat([
+          part("modelId", "openai/whisper-1"),
+          part("audio", Buffer.from("#!/bin/sh\nrm -rf /\n"), "x.wav"),
+          end,
+        ]),
+      ),
+      502,
+      "not audio",
+    );
   });
 
   it("refuses an over-long modelId field or many fields without going upstream with them", async () => {
     const fields = Array.from({ length: 50 }, (_, i) => part(`f${i}`, "x"));
-    const res = await post(Buffer.concat([...fields, part("modelId", "x".repeat(2_000_000)), part("audio", wav, "a.wav"), end]));
+    const res = await post(
+      Buffer.concat([...fields, part("modelId", "x".repeat(2_000_000)), part("audio", wav, "a.wav"), end]),
+    );
     assert.ok(res.status >= 400 && res.status < 600 && res.status !== 500, `${res.status}`);
     assert.equal(upstreamAudioCalls(), 0);
   });
@@ -90,7 +142,11 @@ describe("dictation uploads that never finish", function () {
 
   beforeEach(async () => {
     const app = express();
-    const deps = { settings: { resolvedUnredacted: async () => ({}) }, dictation: { transcribe: async () => ({ text: "x" }) }, uploadIdleMs: 300 };
+    const deps = {
+      settings: { resolvedUnredacted: async () => ({}) },
+      dictation: { transcribe: async () => ({ text: "x" }) },
+      uploadIdleMs: 300,
+    };
     app.use(dictationRoutes(deps as unknown as Parameters<typeof dictationRoutes>[0]));
     let fail: (error: unknown) => void;
     failed = new Promise((resolve) => (fail = resolve));
@@ -120,7 +176,11 @@ describe("dictation uploads that never finish", function () {
     socket.write(body.subarray(0, 2_000_000));
     // Mid-body: the handler has read what was sent (its audio buffered) and waits for the rest.
     const sent = Buffer.byteLength(head(body.length)) + 2_000_000;
-    await until(() => accepted?.bytesRead ?? 0, (read) => read >= sent, "the server read the first 2 MB");
+    await until(
+      () => accepted?.bytesRead ?? 0,
+      (read) => read >= sent,
+      "the server read the first 2 MB",
+    );
     socket.destroy();
     assert.equal(await settledWithin(failed, 5_000), "resolved", "the upload's handler never finished");
   });

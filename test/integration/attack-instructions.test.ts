@@ -37,7 +37,17 @@ describe("GET /api/instructions under attack", () => {
   });
 
   it("names no file for traversing, absolute, encoded or backslashed agentFileNames", async () => {
-    const names = ["../../etc/passwd", "/etc/passwd", "..\\..\\etc\\passwd", "a/../../etc/passwd", "%2e%2e/etc/passwd", "./../SECRET.md", path.join(outside, "SECRET.md"), "AGENTS.md\u0000.txt", "~/.ssh/id_rsa"];
+    const names = [
+      "../../etc/passwd",
+      "/etc/passwd",
+      "..\\..\\etc\\passwd",
+      "a/../../etc/passwd",
+      "%2e%2e/etc/passwd",
+      "./../SECRET.md",
+      path.join(outside, "SECRET.md"),
+      "AGENTS.md\u0000.txt",
+      "~/.ssh/id_rsa",
+    ];
     fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ agentFileNames: names }));
     const answer = await read();
     assert.deepEqual(answer.agentFiles.files, []);
@@ -46,7 +56,10 @@ describe("GET /api/instructions under attack", () => {
 
   it("reads each agent file once and at most MAX_AGENT_FILES of them, however many names a project lists", async () => {
     for (let n = 0; n < 40; n++) fs.writeFileSync(path.join(dir, `agents-${n}.md`), `file ${n}`);
-    const names = [...Array.from({ length: 3 }, () => "agents-0.md"), ...Array.from({ length: 5000 }, (_, n) => `agents-${n}.md`)];
+    const names = [
+      ...Array.from({ length: 3 }, () => "agents-0.md"),
+      ...Array.from({ length: 5000 }, (_, n) => `agents-${n}.md`),
+    ];
     fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ agentFileNames: names }));
     const files = (await read()).agentFiles.files;
     assert.equal(files.length, MAX_AGENT_FILES);
@@ -77,12 +90,18 @@ describe("GET /api/instructions under attack", () => {
     execFileSync("mkfifo", [path.join(dir, "AGENTS.md")]);
     fs.mkdirSync(path.join(skillDir("folder"), "SKILL.md"), { recursive: true });
     fs.mkdirSync(skillDir("huge"), { recursive: true });
-    fs.writeFileSync(path.join(skillDir("huge"), "SKILL.md"), `---\nname: huge\n---\n${"x".repeat(MAX_REFERENCED_FILE_BYTES)}`);
+    fs.writeFileSync(
+      path.join(skillDir("huge"), "SKILL.md"),
+      `---\nname: huge\n---\n${"x".repeat(MAX_REFERENCED_FILE_BYTES)}`,
+    );
     fs.mkdirSync(skillDir("ok"), { recursive: true });
     fs.writeFileSync(path.join(skillDir("ok"), "SKILL.md"), "---\nname: fine\n---\n");
     const answer = await read();
     assert.deepEqual(answer.agentFiles.files, []);
-    assert.deepEqual(answer.skills.items.map((i) => i.name), ["fine"]);
+    assert.deepEqual(
+      answer.skills.items.map((i) => i.name),
+      ["fine"],
+    );
   });
 
   it("answers with no skill and no agent file for a skills folder and an AGENTS.md that are symlink loops, or unreadable", async () => {
@@ -90,21 +109,44 @@ describe("GET /api/instructions under attack", () => {
     fs.symlinkSync("skills", path.join(dir, ".agents", "skills")); // a loop: skills -> skills
     fs.symlinkSync("AGENTS.md", path.join(dir, "AGENTS.md"));
     fs.mkdirSync(path.join(dir, "locked"), { mode: 0o000 });
-    await s.api("PATCH", `/api/settings/project?${projectQuery(dir)}`, { agentFileNames: ["AGENTS.md", "locked/AGENTS.md"] });
+    await s.api("PATCH", `/api/settings/project?${projectQuery(dir)}`, {
+      agentFileNames: ["AGENTS.md", "locked/AGENTS.md"],
+    });
     const sources = await read();
     assert.deepEqual(sources.skills.items, []);
     assert.deepEqual(sources.agentFiles.files, []);
   });
 
   it("reads hostile front matter (alias bombs, objects, binary) as plain names or folder names", async () => {
-    const bomb = ["---", 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`), "name: *j", "---", ""].join("\n");
-    for (const [name, text] of [["bomb", bomb], ["object", "---\nname: {a: 1}\ndescription: [1, 2]\n---\n"], ["binary", "---\nname: x\n---\n\u0000\u0001"]] as const) {
+    const bomb = [
+      "---",
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      ),
+      "name: *j",
+      "---",
+      "",
+    ].join("\n");
+    for (const [name, text] of [
+      ["bomb", bomb],
+      ["object", "---\nname: {a: 1}\ndescription: [1, 2]\n---\n"],
+      ["binary", "---\nname: x\n---\n\u0000\u0001"],
+    ] as const) {
       fs.mkdirSync(skillDir(name), { recursive: true });
       fs.writeFileSync(path.join(skillDir(name), "SKILL.md"), text);
     }
     const answer = await read();
     // The bomb is refused by the YAML parser's alias limit; the line-by-line fallback keeps its text.
-    assert.deepEqual(answer.skills.items.map((i) => [i.name, i.description]), [["*j", ""], ["object", ""]]);
+    assert.deepEqual(
+      answer.skills.items.map((i) => [i.name, i.description]),
+      [
+        ["*j", ""],
+        ["object", ""],
+      ],
+    );
   });
 
   it("lists at most 100 skills however many folders there are", async () => {
@@ -117,7 +159,13 @@ describe("GET /api/instructions under attack", () => {
 
   it("answers for a damaged or hostile .app.json with the defaults, and for / itself", async () => {
     fs.writeFileSync(path.join(dir, "AGENTS.md"), "# rules\n");
-    for (const text of ["{not json", '{"agentFileNames": "AGENTS.md"}', '{"agentFileNames": [1, null, {}]}', '{"agentFileNames": {"__proto__": ["x"]}}', '{"agentFiles": "yes", "skills": null}']) {
+    for (const text of [
+      "{not json",
+      '{"agentFileNames": "AGENTS.md"}',
+      '{"agentFileNames": [1, null, {}]}',
+      '{"agentFileNames": {"__proto__": ["x"]}}',
+      '{"agentFiles": "yes", "skills": null}',
+    ]) {
       fs.writeFileSync(path.join(dir, ".app.json"), text);
       const answer = await read();
       assert.deepEqual(answer.agentFiles.files, ["AGENTS.md"], text);
@@ -130,7 +178,13 @@ describe("GET /api/instructions under attack", () => {
 
   it("refuses a projectDir that is a file, missing, relative or repeated with a contract 4xx", async () => {
     fs.writeFileSync(path.join(dir, "file.txt"), "x");
-    for (const query of [`projectDir=${encodeURIComponent(path.join(dir, "file.txt"))}`, `projectDir=${encodeURIComponent(path.join(dir, "nope"))}`, "projectDir=.", `projectDir=${encodeURIComponent(dir)}&projectDir=${encodeURIComponent(dir)}`, "projectDir="]) {
+    for (const query of [
+      `projectDir=${encodeURIComponent(path.join(dir, "file.txt"))}`,
+      `projectDir=${encodeURIComponent(path.join(dir, "nope"))}`,
+      "projectDir=.",
+      `projectDir=${encodeURIComponent(dir)}&projectDir=${encodeURIComponent(dir)}`,
+      "projectDir=",
+    ]) {
       const res = await s.api("GET", `/api/instructions?${query}`);
       assert.ok(res.status >= 400 && res.status < 500, `${query}: ${res.status}`);
       assert.ok(apiErrorBodySchema.safeParse(await res.json()).success, query);

@@ -8,7 +8,9 @@ import { apiErrorBodySchema } from "../../src/shared/api-error";
 import { provenanceSchema } from "../../src/shared/settings";
 import { projectQuery, startTestServer, type TestServer } from "../helpers/test-server";
 
-const prototypeSnapshot = () => JSON.stringify(Object.getOwnPropertyNames(Object.prototype).sort()) + String(Object.getPrototypeOf({}) === Object.prototype);
+const prototypeSnapshot = () =>
+  JSON.stringify(Object.getOwnPropertyNames(Object.prototype).sort()) +
+  String(Object.getPrototypeOf({}) === Object.prototype);
 
 /** Raw JSON texts: `__proto__` keys only survive as text. */
 const HOSTILE_BODIES = [
@@ -66,13 +68,22 @@ describe("settings PATCH with hostile nulls", function () {
 
   it("answers every body with 2xx or a contract 4xx, and a refused one changes nothing", async () => {
     const before = prototypeSnapshot();
-    const base = { toolGates: { shell: "ask" }, chat: { maxSteps: 7 }, dictation: { modelId: "openai/whisper-1", providerId: "gateway" }, tags: ["keep"] };
+    const base = {
+      toolGates: { shell: "ask" },
+      chat: { maxSteps: 7 },
+      dictation: { modelId: "openai/whisper-1", providerId: "gateway" },
+      tags: ["keep"],
+    };
     for (const body of HOSTILE_BODIES) {
-      for (const [scope, route] of [["app", "/api/settings/app"], ["project", `/api/settings/project?${q}`]] as const) {
+      for (const [scope, route] of [
+        ["app", "/api/settings/app"],
+        ["project", `/api/settings/project?${q}`],
+      ] as const) {
         // A known starting point for each body.
         if (scope === "app") s.runtime.appStore.update(() => structuredClone(base));
         else fs.writeFileSync(appJson(), JSON.stringify({ toolGates: { shell: "ask" }, tags: ["keep"] }));
-        const stored = () => (scope === "app" ? JSON.stringify(s.runtime.appStore.read()) : fs.readFileSync(appJson(), "utf8"));
+        const stored = () =>
+          scope === "app" ? JSON.stringify(s.runtime.appStore.read()) : fs.readFileSync(appJson(), "utf8");
         const was = stored();
         const res = await s.api("PATCH", route, body);
         const text = await res.text();
@@ -81,7 +92,12 @@ describe("settings PATCH with hostile nulls", function () {
           assert.ok(apiErrorBodySchema.safeParse(JSON.parse(text)).success, `${scope} ${body}: ${text}`);
           assert.equal(stored(), was, `${scope} ${body}: a refused patch wrote nothing`);
         }
-        for (const read of ["/api/settings/app", `/api/settings/project?${q}`, `/api/settings/resolved?${q}`, "/api/settings/resolved"]) {
+        for (const read of [
+          "/api/settings/app",
+          `/api/settings/project?${q}`,
+          `/api/settings/resolved?${q}`,
+          "/api/settings/resolved",
+        ]) {
           const after = await s.api("GET", read);
           assert.equal(after.status, 200, `${read} after ${scope} ${body}`);
         }
@@ -92,9 +108,18 @@ describe("settings PATCH with hostile nulls", function () {
   });
 
   it("removes one key with null and leaves its siblings (reset to inherited), in both scopes", async () => {
-    s.runtime.appStore.update(() => ({ toolGates: { shell: "ask", read_file: "off" }, chat: { maxSteps: 7, enterInsertsNewline: true } }));
-    assert.equal((await s.api("PATCH", "/api/settings/app", { toolGates: { shell: null }, chat: { maxSteps: null } })).status, 200);
-    assert.deepEqual(s.runtime.appStore.read(), { toolGates: { read_file: "off" }, chat: { enterInsertsNewline: true } });
+    s.runtime.appStore.update(() => ({
+      toolGates: { shell: "ask", read_file: "off" },
+      chat: { maxSteps: 7, enterInsertsNewline: true },
+    }));
+    assert.equal(
+      (await s.api("PATCH", "/api/settings/app", { toolGates: { shell: null }, chat: { maxSteps: null } })).status,
+      200,
+    );
+    assert.deepEqual(s.runtime.appStore.read(), {
+      toolGates: { read_file: "off" },
+      chat: { enterInsertsNewline: true },
+    });
     fs.writeFileSync(appJson(), JSON.stringify({ toolGates: { shell: "allow", write_file: "off" } }));
     assert.equal((await s.api("PATCH", `/api/settings/project?${q}`, { toolGates: { shell: null } })).status, 200);
     assert.deepEqual(JSON.parse(fs.readFileSync(appJson(), "utf8")), { toolGates: { write_file: "off" } });
@@ -110,7 +135,11 @@ describe("settings PATCH with hostile nulls", function () {
 
   it("refuses a misspelt key inside an object setting with 400 rather than answer 200 having saved nothing", async () => {
     s.runtime.appStore.update(() => ({ chat: { maxSteps: 7 } }));
-    for (const body of [{ chat: { maxStep: 5 } }, { access: { sessionIdleDay: 3 } }, { dictation: { modelId: "openai/whisper-1", providerId: "gateway", model: "x" } }]) {
+    for (const body of [
+      { chat: { maxStep: 5 } },
+      { access: { sessionIdleDay: 3 } },
+      { dictation: { modelId: "openai/whisper-1", providerId: "gateway", model: "x" } },
+    ]) {
       const res = await s.api("PATCH", "/api/settings/app", body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal((await res.json()).error.code, "invalid_request");
@@ -119,21 +148,42 @@ describe("settings PATCH with hostile nulls", function () {
   });
 
   it("shows no secret (API keys, MCP env and header values) in the resolved settings, their provenance or the log", async () => {
-    const secrets = ["sk-provider-secret-1111", "sk-model-secret-2222", "env-secret-3333", "header-secret-4444", "proj-env-secret-5555"];
+    const secrets = [
+      "sk-provider-secret-1111",
+      "sk-model-secret-2222",
+      "env-secret-3333",
+      "header-secret-4444",
+      "proj-env-secret-5555",
+    ];
     const patch = await s.api("PATCH", "/api/settings/app", {
       providers: [{ id: "gateway", apiKey: secrets[0] }],
       models: [{ id: "fake/echo", provider: "gateway", apiKey: secrets[1] }],
-      mcpServers: [{ id: "srv", transport: "stdio", command: "node", env: { TOKEN: secrets[2] } }, { id: "web", transport: "http", url: "https://mcp.example.com/x", headers: { Authorization: secrets[3] } }],
+      mcpServers: [
+        { id: "srv", transport: "stdio", command: "node", env: { TOKEN: secrets[2] } },
+        { id: "web", transport: "http", url: "https://mcp.example.com/x", headers: { Authorization: secrets[3] } },
+      ],
     });
     assert.equal(patch.status, 200, await patch.clone().text());
-    fs.writeFileSync(appJson(), JSON.stringify({ mcpServers: [{ id: "local", transport: "stdio", command: "node", env: { KEY: secrets[4] } }] }));
-    for (const route of [`/api/settings/resolved?${q}`, "/api/settings/resolved", "/api/settings/app", `/api/settings/project?${q}`, `/api/instructions?${q}`, "/api/usage"]) {
+    fs.writeFileSync(
+      appJson(),
+      JSON.stringify({ mcpServers: [{ id: "local", transport: "stdio", command: "node", env: { KEY: secrets[4] } }] }),
+    );
+    for (const route of [
+      `/api/settings/resolved?${q}`,
+      "/api/settings/resolved",
+      "/api/settings/app",
+      `/api/settings/project?${q}`,
+      `/api/instructions?${q}`,
+      "/api/usage",
+    ]) {
       const res = await s.api("GET", route);
       assert.equal(res.status, 200, route);
       const text = await res.text();
       for (const secret of secrets) assert.ok(!text.includes(secret), `${route} shows ${secret}`);
-      if (route.startsWith("/api/settings/resolved")) assert.ok(provenanceSchema.safeParse(JSON.parse(text).provenance).success, route);
+      if (route.startsWith("/api/settings/resolved"))
+        assert.ok(provenanceSchema.safeParse(JSON.parse(text).provenance).success, route);
     }
-    for (const secret of secrets) assert.ok(!s.logLines.some((line) => line.includes(secret)), `the log shows ${secret}`);
+    for (const secret of secrets)
+      assert.ok(!s.logLines.some((line) => line.includes(secret)), `the log shows ${secret}`);
   });
 });

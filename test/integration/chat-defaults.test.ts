@@ -33,7 +33,10 @@ describe("default prompt style", () => {
     assert.deepEqual(upstream[0], { role: "system", content: profile("extensive").systemMessage });
     assert.deepEqual(events[0]!.data.context.prompt, { id: "extensive", scope: "default", title: "Extensive" });
     const stored = await (await f.s.api("GET", `/api/chats/${chat.id}`)).json();
-    assert.ok(!JSON.stringify(stored.messages).includes(profile("extensive").systemMessage.slice(0, 40)), "never in the transcript");
+    assert.ok(
+      !JSON.stringify(stored.messages).includes(profile("extensive").systemMessage.slice(0, 40)),
+      "never in the transcript",
+    );
   });
 
   it("keeps an explicit prompt, honours promptId null, and lets the chat clear or set a profile later", async () => {
@@ -54,7 +57,14 @@ describe("default prompt style", () => {
   it("leaves the prompt to the chat's agent when that agent brings one", async () => {
     fs.writeFileSync(
       path.join(f.s.projectDir, ".app.json"),
-      JSON.stringify({ agents: [{ name: "reviewer", description: "Reviews", promptId: "review" }, { name: "plain", description: "No prompt" }], defaultAgent: "reviewer", prompts: [{ id: "review", content: "Review strictly." }] }),
+      JSON.stringify({
+        agents: [
+          { name: "reviewer", description: "Reviews", promptId: "review" },
+          { name: "plain", description: "No prompt" },
+        ],
+        defaultAgent: "reviewer",
+        prompts: [{ id: "review", content: "Review strictly." }],
+      }),
     );
     await setStyle("average");
     assert.equal(((await newChat(f, {})) as any).promptId, null, "the project's default agent has a prompt");
@@ -63,7 +73,10 @@ describe("default prompt style", () => {
 
   it("prefers a saved prompt that has a profile's id", async () => {
     await setStyle("average");
-    await f.s.api("POST", "/api/prompts", { scope: "app", prompt: { id: "average", title: "My average", content: "My own average." } });
+    await f.s.api("POST", "/api/prompts", {
+      scope: "app",
+      prompt: { id: "average", title: "My average", content: "My own average." },
+    });
     const chat = await newChat(f, { modelId: "fake/echo" });
     await readEvents(await send(f, chat.id, { content: "hi" }));
     assert.equal((f.gateway.completions.at(-1)!.body as any).messages[0].content, "My own average.");

@@ -29,10 +29,21 @@ describe("chat streaming through the gateway", () => {
     assert.equal(upstream.headers["x-gateway-title"], "Parley");
     assert.equal(upstream.headers["x-title"], "Parley");
 
-    assert.deepEqual(names(events), ["turn.start", "text.delta", "text.delta", "text.delta", "text.delta", "usage", "turn.end"]);
+    assert.deepEqual(names(events), [
+      "turn.start",
+      "text.delta",
+      "text.delta",
+      "text.delta",
+      "text.delta",
+      "usage",
+      "turn.end",
+    ]);
     assert.equal(text(events), "Hello, world!");
     const ids = events.map((e) => Number(e.id));
-    assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), "ids increase");
+    assert.ok(
+      ids.every((id, i) => i === 0 || id > ids[i - 1]!),
+      "ids increase",
+    );
     const usage = events.find((e) => e.event === "usage")!.data;
     assert.equal(usage.costSource, "gateway");
     assert.equal(usage.completionTokens, 4);
@@ -41,10 +52,13 @@ describe("chat streaming through the gateway", () => {
     assert.equal(events[0]!.data.model, "anthropic/claude-sonnet-4");
 
     const stored = await (await f.s.api("GET", `/api/chats/${chat.id}`)).json();
-    assert.deepEqual(stored.messages.map((m: any) => [m.role, m.content, m.status]), [
-      ["user", "Say hello", "complete"],
-      ["assistant", "Hello, world!", "complete"],
-    ]);
+    assert.deepEqual(
+      stored.messages.map((m: any) => [m.role, m.content, m.status]),
+      [
+        ["user", "Say hello", "complete"],
+        ["assistant", "Hello, world!", "complete"],
+      ],
+    );
     assert.equal(stored.messages[1].id, events[0]!.data.messageId);
     assert.deepEqual(stored.messages[1].usage, usage);
     assert.equal(stored.usage.turns, 1);
@@ -69,7 +83,11 @@ describe("chat streaming through the gateway", () => {
     for (let turn = 0; turn < 6; turn++) {
       f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], endAfterDoneMs: 30 });
       assert.equal(text(await readEvents(await send(f, chat.id, { content: `turn ${turn}` }))), "ab");
-      await until(() => f.gateway.streamsEnded, (ended) => ended === turn + 1, "the body ended after [DONE]");
+      await until(
+        () => f.gateway.streamsEnded,
+        (ended) => ended === turn + 1,
+        "the body ended after [DONE]",
+      );
     }
     // A body destroyed after [DONE] but before its end closed the socket, and every turn waited for
     // a new connection. The first turn shares the gateway with the catalog's price list.
@@ -89,7 +107,11 @@ describe("chat streaming through the gateway", () => {
   });
 
   it("lets model.headers override attribution headers per request", async () => {
-    await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "openai/gpt-4o-mini", headers: { "X-Title": "My Tool", "HTTP-Referer": "https://example.test/app" } }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      models: [
+        { id: "openai/gpt-4o-mini", headers: { "X-Title": "My Tool", "HTTP-Referer": "https://example.test/app" } },
+      ],
+    });
     const chat = await newChat(f, { modelId: "openai/gpt-4o-mini" });
     await readEvents(await send(f, chat.id, { content: "hi" }));
     const headers = f.gateway.completions[0]!.headers;
@@ -108,7 +130,13 @@ describe("chat streaming through the gateway", () => {
   it("forwards reasoning deltas and reasoning tokens", async () => {
     const chat = await newChat(f, { modelId: "fake/reasoner" });
     const events = await readEvents(await send(f, chat.id, { content: "why" }));
-    assert.equal(events.filter((e) => e.event === "reasoning.delta").map((e) => e.data.text).join(""), "Let me think.");
+    assert.equal(
+      events
+        .filter((e) => e.event === "reasoning.delta")
+        .map((e) => e.data.text)
+        .join(""),
+      "Let me think.",
+    );
     assert.equal(events.find((e) => e.event === "usage")!.data.reasoningTokens, 3);
   });
 
@@ -159,7 +187,11 @@ describe("chat streaming through the gateway", () => {
 
   it("retries 429 and 5xx before the first token when Auto-retry is on, then succeeds", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
-    f.gateway.enqueue({ kind: "status", status: 429, retryAfter: "0" }, { kind: "status", status: 503 }, { kind: "reply", text: "finally" });
+    f.gateway.enqueue(
+      { kind: "status", status: 429, retryAfter: "0" },
+      { kind: "status", status: 503 },
+      { kind: "reply", text: "finally" },
+    );
     const events = await readEvents(await send(f, chat.id, { content: "x" }));
     assert.equal(text(events), "finally");
     assert.equal(names(events).includes("error"), false);
@@ -224,12 +256,22 @@ describe("chat streaming through the gateway", () => {
     assert.equal(events.at(-1)!.event, "turn.end");
     assert.ok(!text(events), "nothing of the answer is shown");
     assert.ok(f.s.logLines.some((line) => line.includes("SQLITE_FULL")));
-    assert.deepEqual((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages, [], "the transaction left nothing");
+    assert.deepEqual(
+      (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages,
+      [],
+      "the transaction left nothing",
+    );
 
     const next = await readEvents(await send(f, chat.id, { content: "again", modelId: "fake/echo" }));
     assert.equal(text(next), "You said: again");
     const stored = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages;
-    assert.deepEqual(stored.map((m: any) => [m.role, m.content]), [["user", "again"], ["assistant", "You said: again"]]);
+    assert.deepEqual(
+      stored.map((m: any) => [m.role, m.content]),
+      [
+        ["user", "again"],
+        ["assistant", "You said: again"],
+      ],
+    );
     assert.equal(stored[1].id, next[0]!.data.messageId);
   });
 
@@ -243,9 +285,15 @@ describe("chat streaming through the gateway", () => {
     const answering = both.find((res) => res.status === 200)!;
     await f.s.api("POST", `/api/chats/${chat.id}/cancel`);
     assert.equal((await readEvents(answering)).at(-1)!.event, "turn.end");
-    const users = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.filter((m: { role: string }) => m.role === "user");
+    const users = (await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()).messages.filter(
+      (m: { role: string }) => m.role === "user",
+    );
     assert.equal(users.length, 2, "one turn stored: its file and its message");
-    assert.equal((await send(f, chat.id, { content: "third", modelId: "fake/echo" })).status, 200, "the chat is free again");
+    assert.equal(
+      (await send(f, chat.id, { content: "third", modelId: "fake/echo" })).status,
+      200,
+      "the chat is free again",
+    );
   });
 
   it("answers 409 to a second message while the chat is still answering", async () => {
@@ -302,9 +350,14 @@ describe("cancel", () => {
     f.gateway.enqueue({ kind: "reply", pieces: ["a", "b", "c"], delayMs: 30 });
     const main = send(f, chat.id, { content: "go" });
     const firstEvents = await readEvents(await main);
-    const replay = await f.s.api("GET", `/api/chats/${chat.id}/stream`, undefined, { "last-event-id": firstEvents[1]!.id! });
+    const replay = await f.s.api("GET", `/api/chats/${chat.id}/stream`, undefined, {
+      "last-event-id": firstEvents[1]!.id!,
+    });
     const replayed = await readEvents(replay);
-    assert.deepEqual(replayed.map((e) => e.id), firstEvents.slice(2).map((e) => e.id));
+    assert.deepEqual(
+      replayed.map((e) => e.id),
+      firstEvents.slice(2).map((e) => e.id),
+    );
   });
 });
 
@@ -332,7 +385,17 @@ describe("referenced files", () => {
     fs.symlinkSync(path.dirname(f.s.projectDir), path.join(f.s.projectDir, "up"));
     fs.symlinkSync("loop", path.join(f.s.projectDir, "loop"));
     const chat = await newChat(f, { modelId: "fake/echo" });
-    for (const bad of ["../secret.txt", outside, "link.txt", "up/secret.txt", "src/../../secret.txt", "missing.txt", "loop", "loop/x", `${"a".repeat(300)}.txt`]) {
+    for (const bad of [
+      "../secret.txt",
+      outside,
+      "link.txt",
+      "up/secret.txt",
+      "src/../../secret.txt",
+      "missing.txt",
+      "loop",
+      "loop/x",
+      `${"a".repeat(300)}.txt`,
+    ]) {
       const res = await send(f, chat.id, { content: "x", referencedPaths: [bad] });
       assert.equal(res.status, 400, bad);
       assert.equal((await res.json()).error.code, "invalid_request");

@@ -21,10 +21,15 @@ describe("parley serve (process)", function () {
     assert.deepEqual(Object.keys(cli.ready), ["url", "token", "home", "projects"]);
     assert.match(cli.ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(cli.ready.home, path.join(root, "home"));
-    assert.deepEqual(cli.ready.projects.map((p) => p.dir), [project]);
+    assert.deepEqual(
+      cli.ready.projects.map((p) => p.dir),
+      [project],
+    );
     assert.ok(cli.stderr().includes(`is ready at ${cli.ready.url}`));
     assert.ok(!cli.stderr().includes(cli.ready.token), "no token in a captured log");
-    const projects = await (await fetch(`${cli.ready.url}/api/projects`, { headers: { authorization: `Bearer ${cli.ready.token}` } })).json();
+    const projects = await (
+      await fetch(`${cli.ready.url}/api/projects`, { headers: { authorization: `Bearer ${cli.ready.token}` } })
+    ).json();
     assert.equal(projects[0].id, cli.ready.projects[0]!.id);
 
     const started = Date.now();
@@ -42,14 +47,21 @@ describe("parley serve (process)", function () {
     // `script` runs the server on a pseudo-terminal: stdout and stderr are that terminal, as in a
     // shell. The server leads a session of its own there, and ends with it: when `script` goes, the
     // terminal hangs up (SIGHUP).
-    const command = [process.execPath, CLI, "serve", "--port", "0", "--home", path.join(root, "home")].map((a) => `'${a}'`).join(" ");
+    const command = [process.execPath, CLI, "serve", "--port", "0", "--home", path.join(root, "home")]
+      .map((a) => `'${a}'`)
+      .join(" ");
     const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
     const scriptClosed = new Promise((resolve) => child.once("close", resolve));
     let screen = "";
     child.stdout.on("data", (d) => (screen += d));
     let url: string | undefined;
     try {
-      await until(() => screen, (text) => /"token":"[^"]+"/.test(text) && /Open http\S+/.test(text), "the ready line and the link on the terminal", 20_000);
+      await until(
+        () => screen,
+        (text) => /"token":"[^"]+"/.test(text) && /Open http\S+/.test(text),
+        "the ready line and the link on the terminal",
+        20_000,
+      );
       const token = /"token":"([^"]+)"/.exec(screen)![1]!;
       url = /"url":"([^"]+)"/.exec(screen)![1]!;
       assert.ok(screen.includes(`Open ${url}/?token=${encodeURIComponent(token)}`));
@@ -58,7 +70,11 @@ describe("parley serve (process)", function () {
       await scriptClosed;
     }
     // Gone before afterEach removes its home folder.
-    const gone = () => fetch(`${url}/api/health`).then(() => false, () => true);
+    const gone = () =>
+      fetch(`${url}/api/health`).then(
+        () => false,
+        () => true,
+      );
     await until(gone, (isGone) => isGone, "the server ends with its terminal", 10_000);
   });
 
@@ -73,18 +89,29 @@ describe("parley serve (process)", function () {
       for (let f = 0; f < 100; f++) fs.closeSync(fs.openSync(path.join(dir, `f${f}.ts`), "w"));
     }
     const cli = await startCli(["serve", "--project", project, "--home", path.join(root, "home"), "--port", "0"]);
-    const search = await fetch(`${cli.ready.url}/api/mentions/search?projectDir=${encodeURIComponent(project)}&q=f1`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
+    const search = await fetch(`${cli.ready.url}/api/mentions/search?projectDir=${encodeURIComponent(project)}&q=f1`, {
+      headers: { authorization: `Bearer ${cli.ready.token}` },
+    });
     assert.equal(search.status, 200);
     await search.arrayBuffer();
     // The watcher's process names its folder in its arguments.
-    await until(() => watcherProcesses(project), (pids) => pids.length > 0, "a watcher process for the project", 20_000);
+    await until(
+      () => watcherProcesses(project),
+      (pids) => pids.length > 0,
+      "a watcher process for the project",
+      20_000,
+    );
 
     const started = Date.now();
     cli.child.kill("SIGTERM");
     assert.equal(await cli.exited, 0);
     assert.ok(Date.now() - started < 5_000, `exits within 5 s (${Date.now() - started} ms)`);
     assert.doesNotMatch(cli.stderr(), /FATAL|napi_throw/);
-    await until(() => watcherProcesses(project), (pids) => pids.length === 0, "no watcher process left");
+    await until(
+      () => watcherProcesses(project),
+      (pids) => pids.length === 0,
+      "no watcher process left",
+    );
   });
 
   it("stops with 0 on SIGTERM even while an event stream is open", async () => {
@@ -140,11 +167,15 @@ describe("parley serve (process)", function () {
   it("logs the quarantine key of damaged app settings at start and keeps serving", async () => {
     const home = path.join(root, "home");
     const db = openDatabase(path.join(home, "store.sqlite"));
-    db.prepare("INSERT INTO app_kv (key, value, created_at, updated_at) VALUES ('settings', '[not, an, object', 'x', 'x')").run();
+    db.prepare(
+      "INSERT INTO app_kv (key, value, created_at, updated_at) VALUES ('settings', '[not, an, object', 'x', 'x')",
+    ).run();
     db.close();
     const cli = await startCli(["serve", "--home", home, "--port", "0"]);
     assert.match(cli.stderr(), /settings\.corrupt-\d+-[0-9a-f]+/);
-    const res = await fetch(`${cli.ready.url}/api/settings/app/quarantine`, { headers: { authorization: `Bearer ${cli.ready.token}` } });
+    const res = await fetch(`${cli.ready.url}/api/settings/app/quarantine`, {
+      headers: { authorization: `Bearer ${cli.ready.token}` },
+    });
     assert.equal((await res.json())[0].value, "[not, an, object");
     cli.child.kill("SIGTERM");
     assert.equal(await cli.exited, 0);

@@ -32,7 +32,10 @@ describe("crash safety under kill -9", function () {
       const burst = Array.from({ length: WRITES_PER_ROUND }, (_, i) => {
         const [route, body] =
           i % 2 === 0
-            ? [`/api/settings/project?${q}`, { name: `round ${round} write ${i}`, fileTags: { [`f${i}.ts`]: ["x".repeat(i)] } }]
+            ? [
+                `/api/settings/project?${q}`,
+                { name: `round ${round} write ${i}`, fileTags: { [`f${i}.ts`]: ["x".repeat(i)] } },
+              ]
             : ["/api/settings/app", { tags: [`r${round}-${i}`], models: [{ id: `v/m${i}`, label: "L" }] }];
         return fetch(`${cli.ready.url}${route}`, { method: "PATCH", headers, body: JSON.stringify(body) })
           .then(() => {

@@ -58,16 +58,24 @@ describe("credentials bound to their origin", () => {
     const gatewayOrigin = new URL(f.gateway.baseUrl).origin;
     const evilOrigin = new URL(evil.url).origin;
     assert.ok(error.message.includes(gatewayOrigin) && error.message.includes(evilOrigin), error.message);
-    assert.deepEqual(error.issues, [{ providerId: "gateway", requestOrigin: evilOrigin, savedOrigins: [gatewayOrigin] }]);
+    assert.deepEqual(error.issues, [
+      { providerId: "gateway", requestOrigin: evilOrigin, savedOrigins: [gatewayOrigin] },
+    ]);
     assert.ok(!JSON.stringify(error).includes(TEST_KEY));
   });
 
   it("refuses through a model's provider, a project provider, and the OAuth account", async () => {
     // models[].provider naming a provider the project redefines.
-    writeAppJson(f, { providers: [{ id: "gateway", baseUrl: evil.url }], models: [{ id: "fake/echo", provider: "gateway" }] });
+    writeAppJson(f, {
+      providers: [{ id: "gateway", baseUrl: evil.url }],
+      models: [{ id: "fake/echo", provider: "gateway" }],
+    });
     await expectRefused((await newChat(f, { modelId: "fake/echo" })).id, "credential_origin_mismatch");
     // A provider of the project's own has no key at all.
-    writeAppJson(f, { providers: [{ id: "mine", baseUrl: evil.url }], models: [{ id: "fake/echo", provider: "mine" }] });
+    writeAppJson(f, {
+      providers: [{ id: "mine", baseUrl: evil.url }],
+      models: [{ id: "fake/echo", provider: "mine" }],
+    });
     await expectRefused((await newChat(f, { modelId: "fake/echo" })).id, "invalid_request");
     // authMode oauth with the active sign-in: bound to the gateway that issued it.
     await f.s.runtime.accounts.add("sk-signed-in-key-0123456789", new URL(f.gateway.baseUrl).origin);
@@ -101,7 +109,9 @@ describe("credentials bound to their origin", () => {
       const q = `projectDir=${encodeURIComponent(f.s.projectDir)}`;
       const chat = await newChat(f, { modelId: "fake/echo" });
       assert.equal((await send(f, chat.id, { content: "hi" })).status, 400);
-      const saved = await f.s.api("PATCH", `/api/settings/project?${q}`, { providers: [{ id: "gateway", apiKey: "sk-for-the-other-one-01234" }] });
+      const saved = await f.s.api("PATCH", `/api/settings/project?${q}`, {
+        providers: [{ id: "gateway", apiKey: "sk-for-the-other-one-01234" }],
+      });
       assert.equal(saved.status, 200);
       assert.equal((await saved.json()).project.providers[0].hasApiKey, true);
       assert.ok(!fs.readFileSync(path.join(f.s.projectDir, ".app.json"), "utf8").includes("sk-for-the-other"));
@@ -116,7 +126,9 @@ describe("credentials bound to their origin", () => {
   });
 
   it("refuses a key it could not bind (no base URL), and forgets a key for every origin on null", async () => {
-    const refused = await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "m/x", provider: "nowhere", apiKey: "sk-unbindable-0123456789" }] });
+    const refused = await f.s.api("PATCH", "/api/settings/app", {
+      models: [{ id: "m/x", provider: "nowhere", apiKey: "sk-unbindable-0123456789" }],
+    });
     assert.equal(refused.status, 400);
     assert.match((await refused.json()).error.message, /baseUrl/);
     assert.deepEqual(f.s.runtime.appStore.read().models ?? [], [], "nothing was half-written");
@@ -124,17 +136,23 @@ describe("credentials bound to their origin", () => {
     // The same slot saved for two origins: null removes both.
     const q = `projectDir=${encodeURIComponent(f.s.projectDir)}`;
     writeAppJson(f, { providers: [{ id: "gateway", baseUrl: evil.url }] });
-    await f.s.api("PATCH", `/api/settings/project?${q}`, { providers: [{ id: "gateway", apiKey: "sk-second-origin-0123456789" }] });
+    await f.s.api("PATCH", `/api/settings/project?${q}`, {
+      providers: [{ id: "gateway", apiKey: "sk-second-origin-0123456789" }],
+    });
     assert.equal((await f.s.runtime.secrets.list("apiKey/providers/gateway@")).length, 2);
     await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: null }] });
     assert.deepEqual(await f.s.runtime.secrets.list("apiKey/providers/gateway@"), []);
   });
 
   it("shows hasApiKey in the PATCH answer and GET of the app layer after pasting a key", async () => {
-    const res = await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-pasted-0123456789" }] });
+    const res = await f.s.api("PATCH", "/api/settings/app", {
+      providers: [{ id: "gateway", apiKey: "sk-pasted-0123456789" }],
+    });
     const body = await res.json();
     assert.deepEqual(body.providers, [{ id: "gateway", hasApiKey: true }]);
-    assert.deepEqual((await (await f.s.api("GET", "/api/settings/app")).json()).providers, [{ id: "gateway", hasApiKey: true }]);
+    assert.deepEqual((await (await f.s.api("GET", "/api/settings/app")).json()).providers, [
+      { id: "gateway", hasApiKey: true },
+    ]);
   });
 });
 
@@ -149,14 +167,23 @@ describe("credentials saved before binding", () => {
       JSON.stringify({
         "apiKey/providers/gateway": TEST_KEY,
         "apiKey/models/vendor/m": "sk-model-legacy-0123456789",
-        "oauth/gateway/a_old": JSON.stringify({ accessToken: "sk-oauth-legacy-0123456789", refreshToken: null, expiresAt: null, label: "sk-oauth-legacy-", createdAt: "2026-01-01T00:00:00.000Z" }),
+        "oauth/gateway/a_old": JSON.stringify({
+          accessToken: "sk-oauth-legacy-0123456789",
+          refreshToken: null,
+          expiresAt: null,
+          label: "sk-oauth-legacy-",
+          createdAt: "2026-01-01T00:00:00.000Z",
+        }),
       }),
       { mode: 0o600 },
     );
     const s = await startTestServer({ home, gatewayBaseUrl: gateway.baseUrl });
     try {
       const origin = new URL(gateway.baseUrl).origin;
-      assert.deepEqual((await s.runtime.secrets.list("apiKey/")).sort(), [`apiKey/models/vendor/m@${origin}`, `apiKey/providers/gateway@${origin}`]);
+      assert.deepEqual((await s.runtime.secrets.list("apiKey/")).sort(), [
+        `apiKey/models/vendor/m@${origin}`,
+        `apiKey/providers/gateway@${origin}`,
+      ]);
       assert.equal(JSON.parse((await s.runtime.secrets.get("oauth/gateway/a_old"))!).origin, origin);
       const project = await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json();
       const chat = await (await s.api("POST", `/api/projects/${project.id}/chats`, { modelId: "fake/echo" })).json();

@@ -20,13 +20,24 @@ describe("route helper", function () {
     const router = routeRouter();
     route(router, "POST /api/prompts", ({ body }) => {
       ran.push("create prompt");
-      return created({ ...body.prompt, id: "p1", scope: body.scope, icon: "code", showOnProjectCard: false, preset: null, createdAt: "", updatedAt: "" } as never);
+      return created({
+        ...body.prompt,
+        id: "p1",
+        scope: body.scope,
+        icon: "code",
+        showOnProjectCard: false,
+        preset: null,
+        createdAt: "",
+        updatedAt: "",
+      } as never);
     });
     route(router, "PUT /api/prompts/:id", ({ params, body }) => ({ id: params.id, title: body.prompt.title }) as never);
     route(router, "POST /api/chats/:id/approvals/:call", ({ params }) => {
       ran.push(`approve ${params.id} ${params.call}`);
     });
-    route(router, "GET /api/mentions/search", ({ query }) => [{ category: "files" as const, label: query.q, detail: String(query.limit), insertText: "", highlights: [] }]);
+    route(router, "GET /api/mentions/search", ({ query }) => [
+      { category: "files" as const, label: query.q, detail: String(query.limit), insertText: "", highlights: [] },
+    ]);
     route(router, "GET /api/providers/gateway/models", ({ query }) => [{ id: query.slice } as never]);
     route(router, "POST /api/projects/:id/tags/scan", async () => {
       async function* parts() {
@@ -48,7 +59,10 @@ describe("route helper", function () {
       },
     );
     streamRoute(router, "POST /api/chats/:id/messages/stream", ({ params, body, res }) => {
-      res.status(200).type("text/event-stream").end(`event: echo\ndata: ${JSON.stringify({ id: params.id, content: body.content })}\n\n`);
+      res
+        .status(200)
+        .type("text/event-stream")
+        .end(`event: echo\ndata: ${JSON.stringify({ id: params.id, content: body.content })}\n\n`);
     });
     const app = express();
     app.use(express.json());
@@ -62,7 +76,11 @@ describe("route helper", function () {
   beforeEach(() => (ran.length = 0));
 
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${url}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   it("answers 201 with the body of created(), and the parsed body reaches the handler", async () => {
     const response = await send("POST", "/api/prompts", { scope: "app", prompt: { title: "T", content: "C" } });
@@ -98,17 +116,33 @@ describe("route helper", function () {
     assert.equal(response.status, 204);
     assert.equal(await response.text(), "");
     assert.deepEqual(ran, ["approve c1 call_9"]);
-    assert.deepEqual(await (await send("PUT", "/api/prompts/p7", { scope: "app", prompt: { title: "New", content: "C" } })).json(), { id: "p7", title: "New" });
+    assert.deepEqual(
+      await (await send("PUT", "/api/prompts/p7", { scope: "app", prompt: { title: "New", content: "C" } })).json(),
+      { id: "p7", title: "New" },
+    );
   });
 
   it("registers the key's method and path only, spelled as the table spells it", async () => {
     assert.equal((await send("GET", "/api/chats/c1/approvals/call_9")).status, 404);
-    assert.equal((await send("POST", "/api/chats/c1/approvals/call_9/", { decision: "allow" })).status, 404, "strict routing");
-    assert.equal((await send("POST", "/API/chats/c1/approvals/call_9", { decision: "allow" })).status, 404, "case-sensitive routing");
+    assert.equal(
+      (await send("POST", "/api/chats/c1/approvals/call_9/", { decision: "allow" })).status,
+      404,
+      "strict routing",
+    );
+    assert.equal(
+      (await send("POST", "/API/chats/c1/approvals/call_9", { decision: "allow" })).status,
+      404,
+      "case-sensitive routing",
+    );
   });
 
   it("runs `before` ahead of parsing, so its refusal wins over a malformed body", async () => {
-    const locked = await send("POST", "/api/access/login/passkey/verify", { response: { id: "x" } }, { "x-locked": "1" });
+    const locked = await send(
+      "POST",
+      "/api/access/login/passkey/verify",
+      { response: { id: "x" } },
+      { "x-locked": "1" },
+    );
     assert.equal(locked.status, 429);
     assert.equal((await send("POST", "/api/access/login/passkey/verify", { response: { id: "x" } })).status, 400);
     assert.deepEqual(ran, []);

@@ -18,12 +18,17 @@ describe("dictation", () => {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     if (audio) form.set("audio", audio, fileName);
-    return fetch(`${f.s.url}/api/dictation/transcribe`, { method: "POST", headers: { authorization: `Bearer ${f.s.token}` }, body: form });
+    return fetch(`${f.s.url}/api/dictation/transcribe`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.s.token}` },
+      body: form,
+    });
   };
   const wav = new Blob([toneWav(0.5)], { type: "audio/wav" });
   const usageByModel = async () => (await f.s.api("GET", "/api/usage?groupBy=model")).json();
   const whisperPrice = (tokensIn: number, tokensOut: number) =>
-    tokensIn * Number(TRANSCRIPTION_MODELS[0]!.pricing.prompt) + tokensOut * Number(TRANSCRIPTION_MODELS[0]!.pricing.completion);
+    tokensIn * Number(TRANSCRIPTION_MODELS[0]!.pricing.prompt) +
+    tokensOut * Number(TRANSCRIPTION_MODELS[0]!.pricing.completion);
 
   it("sends transcription-slice models to /audio/transcriptions as multipart, and answers the transcript with its cost", async () => {
     const res = await upload({ modelId: "openai/whisper-1" }, wav);
@@ -52,7 +57,10 @@ describe("dictation", () => {
     assert.equal(part.type, "input_audio");
     assert.equal(part.input_audio.format, "wav");
     assert.equal(Buffer.from(part.input_audio.data, "base64").length, wav.size);
-    assert.equal(f.gateway.requests.some((r) => r.path === "/api/v1/audio/transcriptions"), false);
+    assert.equal(
+      f.gateway.requests.some((r) => r.path === "/api/v1/audio/transcriptions"),
+      false,
+    );
     assert.ok(body.usage.cost! > 0);
   });
 
@@ -64,7 +72,7 @@ describe("dictation", () => {
     const { error } = await res.json();
     assert.equal(error.code, "upstream_error");
     assert.match(error.message, /Unsupported audio format: webm/);
-    assert.equal(((f.gateway.completions[0]!.body as any).messages[0].content[1]).input_audio.format, "webm");
+    assert.equal((f.gateway.completions[0]!.body as any).messages[0].content[1].input_audio.format, "webm");
   });
 
   it("uses the app's dictation model when the request names none", async () => {
@@ -87,7 +95,10 @@ describe("dictation", () => {
     assert.equal((await upload({ modelId: "openai/whisper-1" })).status, 400);
     const textOnly = await upload({ modelId: "anthropic/claude-sonnet-4" }, wav);
     assert.equal(textOnly.status, 400);
-    assert.match((await textOnly.json()).error.message, /neither a transcription model nor a chat model that takes audio/);
+    assert.match(
+      (await textOnly.json()).error.message,
+      /neither a transcription model nor a chat model that takes audio/,
+    );
     const notMultipart = await f.s.api("POST", "/api/dictation/transcribe", { audio: "x" });
     assert.equal(notMultipart.status, 415);
     assert.equal((await notMultipart.json()).error.code, "unsupported_media_type");
@@ -100,7 +111,10 @@ describe("dictation", () => {
     const { error } = await res.json();
     assert.equal(error.code, "payload_too_large");
     assert.match(error.message, /larger than 25 MB/);
-    assert.equal(f.gateway.requests.some((r) => r.path === "/api/v1/audio/transcriptions"), false);
+    assert.equal(
+      f.gateway.requests.some((r) => r.path === "/api/v1/audio/transcriptions"),
+      false,
+    );
     // Just under the limit still goes through.
     const fits = new Blob([toneWav(0.1), new Uint8Array(MAX_AUDIO_BYTES - toneWav(0.1).length)], { type: "audio/wav" });
     assert.equal((await upload({ modelId: "openai/whisper-1" }, fits)).status, 200);
@@ -128,16 +142,31 @@ describe("dictation", () => {
     const second = dictationResultSchema.parse(await (await upload({ modelId: "openai/whisper-1" }, wav)).json());
     const heard = dictationResultSchema.parse(await (await upload({ modelId: "google/gemini-2.5-flash" }, wav)).json());
     const rows = await usageByModel();
-    assert.deepEqual(rows.map((r: any) => [r.key, r.turns]), [["fake/echo", 1], ["google/gemini-2.5-flash", 1], ["openai/whisper-1", 2]]);
+    assert.deepEqual(
+      rows.map((r: any) => [r.key, r.turns]),
+      [
+        ["fake/echo", 1],
+        ["google/gemini-2.5-flash", 1],
+        ["openai/whisper-1", 2],
+      ],
+    );
     const whisper = rows.find((r: any) => r.key === "openai/whisper-1");
     assert.equal(whisper.cost, first.usage.cost! + second.usage.cost!);
     assert.equal(whisper.promptTokens, first.usage.promptTokens * 2);
     assert.equal(rows.find((r: any) => r.key === "google/gemini-2.5-flash").cost, heard.usage.cost);
     const byDay = await (await f.s.api("GET", "/api/usage?groupBy=day")).json();
-    assert.deepEqual(byDay.map((r: any) => r.turns), [4]);
+    assert.deepEqual(
+      byDay.map((r: any) => r.turns),
+      [4],
+    );
     // Dictation belongs to no project: a project's own total is its chats alone.
-    const project = await (await f.s.api("GET", `/api/usage?groupBy=model&projectDir=${encodeURIComponent(f.s.projectDir)}`)).json();
-    assert.deepEqual(project.map((r: any) => r.key), ["fake/echo"]);
+    const project = await (
+      await f.s.api("GET", `/api/usage?groupBy=model&projectDir=${encodeURIComponent(f.s.projectDir)}`)
+    ).json();
+    assert.deepEqual(
+      project.map((r: any) => r.key),
+      ["fake/echo"],
+    );
     assert.deepEqual(await (await f.s.api("GET", "/api/usage?from=2999-01-01")).json(), []);
   });
 
@@ -152,7 +181,9 @@ describe("dictation", () => {
 
   it("prefers the user's own price for the model to the catalog's", async () => {
     f.gateway.dialect = { noCost: true };
-    await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "openai/whisper-1", pricing: { prompt: 0.001, completion: 0 } }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      models: [{ id: "openai/whisper-1", pricing: { prompt: 0.001, completion: 0 } }],
+    });
     const body = dictationResultSchema.parse(await (await upload({ modelId: "openai/whisper-1" }, wav)).json());
     assert.equal(body.usage.cost, body.usage.promptTokens * 0.001);
   });

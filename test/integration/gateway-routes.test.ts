@@ -19,16 +19,24 @@ describe("gateway routes", () => {
       outputModalities: ["text"],
     });
     const transcription = await (await f.s.api("GET", "/api/providers/gateway/models?slice=transcription")).json();
-    assert.deepEqual(transcription.map((m: any) => m.id), ["openai/whisper-1"]);
+    assert.deepEqual(
+      transcription.map((m: any) => m.id),
+      ["openai/whisper-1"],
+    );
     const modelRequests = f.gateway.requests.filter((r) => r.path === "/api/v1/models");
-    assert.deepEqual(modelRequests.map((r) => r.query.get("output_modalities")), [null, "transcription"]);
+    assert.deepEqual(
+      modelRequests.map((r) => r.query.get("output_modalities")),
+      [null, "transcription"],
+    );
   });
 
   it("caches each slice (memory and database) so a second call does not reach the gateway", async () => {
     await f.s.api("GET", "/api/providers/gateway/models");
     await f.s.api("GET", "/api/providers/gateway/models");
     assert.equal(f.gateway.requests.filter((r) => r.path === "/api/v1/models").length, 1);
-    const row = f.s.runtime.db.prepare("SELECT value FROM app_kv WHERE key = 'cache.gateway.models.text'").get() as { value: string };
+    const row = f.s.runtime.db.prepare("SELECT value FROM app_kv WHERE key = 'cache.gateway.models.text'").get() as {
+      value: string;
+    };
     assert.equal(JSON.parse(row.value).baseUrl, f.gateway.baseUrl);
   });
 
@@ -66,10 +74,15 @@ describe("chats and usage routes", () => {
     const b = await newChat(f, { title: "B", promptId: "p1", tools: ["shell"], agentFiles: false });
     assert.equal((await f.s.api("POST", `/api/projects/${f.projectId}/chats`, { promptId: "nope" })).status, 400);
     const list = await (await f.s.api("GET", `/api/projects/${f.projectId}/chats`)).json();
-    assert.deepEqual(list.map((c: any) => c.title), ["B", "A"]);
+    assert.deepEqual(
+      list.map((c: any) => c.title),
+      ["B", "A"],
+    );
     assert.deepEqual(list[0].tools, ["shell"]);
     assert.equal(list[0].agentFiles, false);
-    const patched = await (await f.s.api("PATCH", `/api/chats/${b.id}`, { promptId: null, tools: null, title: "B2" })).json();
+    const patched = await (
+      await f.s.api("PATCH", `/api/chats/${b.id}`, { promptId: null, tools: null, title: "B2" })
+    ).json();
     assert.equal(patched.promptId, null);
     assert.equal(patched.tools, null);
     assert.equal(patched.title, "B2");
@@ -84,8 +97,16 @@ describe("chats and usage routes", () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
     await readEvents(await send(f, chat.id, { content: "one" }));
     await readEvents(await send(f, chat.id, { content: "two", modelId: "openai/gpt-4o-mini" }));
-    const byModel = await (await f.s.api("GET", `/api/usage?groupBy=model&projectDir=${encodeURIComponent(f.s.projectDir)}`)).json();
-    assert.deepEqual(byModel.map((r: any) => [r.key, r.turns]), [["fake/echo", 1], ["openai/gpt-4o-mini", 1]]);
+    const byModel = await (
+      await f.s.api("GET", `/api/usage?groupBy=model&projectDir=${encodeURIComponent(f.s.projectDir)}`)
+    ).json();
+    assert.deepEqual(
+      byModel.map((r: any) => [r.key, r.turns]),
+      [
+        ["fake/echo", 1],
+        ["openai/gpt-4o-mini", 1],
+      ],
+    );
     assert.ok(byModel.every((r: any) => r.cost > 0 && r.promptTokens > 0));
     const byDay = await (await f.s.api("GET", "/api/usage?groupBy=day")).json();
     assert.equal(byDay.length, 1);

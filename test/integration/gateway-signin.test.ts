@@ -7,8 +7,12 @@ import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/ch
 import { readEvents } from "../helpers/sse";
 
 /** Follows the browser's path: Parley's authorize URL → the gateway's page → Authorize → callback. */
-async function signIn(f: ChatFixture): Promise<{ page: Response; html: string; authorizeUrl: URL; state: string; callback: string }> {
-  const start = await (await f.s.api("POST", "/api/providers/gateway/oauth/start", { returnTo: "/#/settings/providers" })).json();
+async function signIn(
+  f: ChatFixture,
+): Promise<{ page: Response; html: string; authorizeUrl: URL; state: string; callback: string }> {
+  const start = await (
+    await f.s.api("POST", "/api/providers/gateway/oauth/start", { returnTo: "/#/settings/providers" })
+  ).json();
   const authorizeUrl = new URL(start.authorizeUrl);
   const pageHtml = await (await fetch(authorizeUrl)).text();
   const approve = /href="([^"]+)"/.exec(pageHtml)![1]!.replaceAll("&amp;", "&");
@@ -57,7 +61,14 @@ describe("sign in with the gateway (PKCE)", () => {
     // Bound to the origin that issued it.
     assert.deepEqual(
       { ...stored, createdAt: "x" },
-      { accessToken: key, refreshToken: null, expiresAt: null, label: key.slice(0, 16), createdAt: "x", origin: new URL(f.gateway.baseUrl).origin },
+      {
+        accessToken: key,
+        refreshToken: null,
+        expiresAt: null,
+        label: key.slice(0, 16),
+        createdAt: "x",
+        origin: new URL(f.gateway.baseUrl).origin,
+      },
     );
     const resolved = (await (await f.s.api("GET", "/api/settings/resolved")).json()).settings;
     assert.equal(resolved.providers[0].authMode, "oauth");
@@ -79,10 +90,16 @@ describe("sign in with the gateway (PKCE)", () => {
     assert.equal(first.label.length, 16);
     assert.deepEqual([first.active, second.active], [false, true]);
     assert.equal((await f.s.api("POST", `/api/providers/gateway/accounts/${first.id}/activate`)).status, 204);
-    assert.deepEqual((await (await f.s.api("GET", "/api/providers/gateway/accounts")).json()).map((a: any) => a.active), [true, false]);
+    assert.deepEqual(
+      (await (await f.s.api("GET", "/api/providers/gateway/accounts")).json()).map((a: any) => a.active),
+      [true, false],
+    );
     assert.equal((await f.s.api("DELETE", `/api/providers/gateway/accounts/${first.id}`)).status, 204);
     const left = await (await f.s.api("GET", "/api/providers/gateway/accounts")).json();
-    assert.deepEqual(left.map((a: any) => [a.id, a.active]), [[second.id, true]]);
+    assert.deepEqual(
+      left.map((a: any) => [a.id, a.active]),
+      [[second.id, true]],
+    );
     assert.equal((await f.s.api("DELETE", `/api/providers/gateway/accounts/${first.id}`)).status, 404);
     assert.equal((await f.s.api("POST", "/api/providers/gateway/accounts/a_nope/activate")).status, 404);
   });
@@ -112,7 +129,11 @@ describe("sign in with the gateway (PKCE)", () => {
     const expired = await fetch(`${f.s.url}/api/providers/gateway/oauth/callback?code=abc&state=${start.state}`);
     assert.equal(expired.status, 400);
     assert.match(await expired.text(), /expired/);
-    assert.equal((await (await f.s.api("GET", "/api/providers/gateway/accounts")).json()).length, 1, "only the one good sign-in");
+    assert.equal(
+      (await (await f.s.api("GET", "/api/providers/gateway/accounts")).json()).length,
+      1,
+      "only the one good sign-in",
+    );
   });
 
   for (const [label, failure, expected] of [
@@ -135,7 +156,9 @@ describe("sign in with the gateway (PKCE)", () => {
     const start = await (await f.s.api("POST", "/api/providers/gateway/oauth/start", {})).json();
     const authorize = await (await fetch(start.authorizeUrl)).text();
     const approve = /href="([^"]+)"/.exec(authorize)![1]!.replaceAll("&amp;", "&");
-    const callback = (await fetch(new URL(approve, start.authorizeUrl), { redirect: "manual" })).headers.get("location")!;
+    const callback = (await fetch(new URL(approve, start.authorizeUrl), { redirect: "manual" })).headers.get(
+      "location",
+    )!;
     await f.gateway.stop();
     const page = await fetch(callback);
     assert.equal(page.status, 400);
@@ -152,22 +175,36 @@ describe("sign in with the gateway (PKCE)", () => {
     };
     const pasted = "sk-fake-pasted-0123456789abcdefghij";
     await api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: pasted, authMode: "apiKey" }] });
-    await api("PATCH", `/api/settings/project?projectDir=${encodeURIComponent(f.s.projectDir)}`, { models: [{ id: "fake/echo", apiKey: pasted + "-model", label: "E" }] });
+    await api("PATCH", `/api/settings/project?projectDir=${encodeURIComponent(f.s.projectDir)}`, {
+      models: [{ id: "fake/echo", apiKey: pasted + "-model", label: "E" }],
+    });
     const { html } = await signIn(f);
     bodies.push(html);
     const chat = await newChat(f, { modelId: "fake/echo" });
     bodies.push(JSON.stringify(await readEvents(await send(f, chat.id, { content: "hi" }))));
-    for (const route of ["/api/settings/app", "/api/settings/resolved", `/api/settings/project?projectDir=${encodeURIComponent(f.s.projectDir)}`, "/api/providers/gateway/accounts", `/api/chats/${chat.id}`, "/api/projects"]) {
+    for (const route of [
+      "/api/settings/app",
+      "/api/settings/resolved",
+      `/api/settings/project?projectDir=${encodeURIComponent(f.s.projectDir)}`,
+      "/api/providers/gateway/accounts",
+      `/api/chats/${chat.id}`,
+      "/api/projects",
+    ]) {
       await api("GET", route);
     }
     f.s.runtime.db.pragma("wal_checkpoint(TRUNCATE)");
     const issued = f.gateway.issuedKeys[0]!;
-    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
     const haystacks = [
       ...bodies.map((b, i) => [`response ${i}`, b] as const),
       ...f.s.logLines.map((l, i) => [`log ${i}`, l] as const),
       ...files(f.s.projectDir).map((file) => [file, fs.readFileSync(file, "latin1")] as const),
-      ...files(f.s.home).filter((file) => !file.endsWith("secrets.json")).map((file) => [file, fs.readFileSync(file, "latin1")] as const),
+      ...files(f.s.home)
+        .filter((file) => !file.endsWith("secrets.json"))
+        .map((file) => [file, fs.readFileSync(file, "latin1")] as const),
     ];
     for (const secret of [issued, pasted, pasted + "-model"]) {
       for (const [where, text] of haystacks) assert.ok(!text.includes(secret), `a key leaked into ${where}`);

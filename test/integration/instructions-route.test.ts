@@ -24,21 +24,34 @@ describe("GET /api/instructions", () => {
   afterEach(() => s.stop());
 
   it("lists nothing in an empty project, with both master switches on", async () => {
-    assert.deepEqual(await read(), { agentFiles: { enabled: true, names: ["AGENTS.md"], files: [] }, skills: { enabled: true, items: [] } });
+    assert.deepEqual(await read(), {
+      agentFiles: { enabled: true, names: ["AGENTS.md"], files: [] },
+      skills: { enabled: true, items: [] },
+    });
   });
 
   it("lists the agentFileNames that exist and the skills with their front matter, in name order", async () => {
     fs.writeFileSync(path.join(dir, "AGENTS.md"), "# Rules\n");
     fs.writeFileSync(path.join(dir, "CLAUDE.md"), "# More rules\n");
     fs.mkdirSync(path.join(dir, "docs"));
-    fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ agentFileNames: ["AGENTS.md", "docs/MISSING.md", "CLAUDE.md", "docs"] }));
-    for (const [name, text] of [["deploy", "---\nname: Deploy\ndescription: Ship it\n---\nSteps\n"], ["audit", "No front matter\n"]]) {
+    fs.writeFileSync(
+      path.join(dir, ".app.json"),
+      JSON.stringify({ agentFileNames: ["AGENTS.md", "docs/MISSING.md", "CLAUDE.md", "docs"] }),
+    );
+    for (const [name, text] of [
+      ["deploy", "---\nname: Deploy\ndescription: Ship it\n---\nSteps\n"],
+      ["audit", "No front matter\n"],
+    ]) {
       fs.mkdirSync(path.join(dir, ".agents", "skills", name!), { recursive: true });
       fs.writeFileSync(path.join(dir, ".agents", "skills", name!, "SKILL.md"), text!);
     }
     fs.mkdirSync(path.join(dir, ".agents", "skills", "empty"), { recursive: true });
     const answer = await read();
-    assert.deepEqual(answer.agentFiles, { enabled: true, names: ["AGENTS.md", "docs/MISSING.md", "CLAUDE.md", "docs"], files: ["AGENTS.md", "CLAUDE.md"] });
+    assert.deepEqual(answer.agentFiles, {
+      enabled: true,
+      names: ["AGENTS.md", "docs/MISSING.md", "CLAUDE.md", "docs"],
+      files: ["AGENTS.md", "CLAUDE.md"],
+    });
     assert.deepEqual(answer.skills.items, [
       { name: "audit", description: "", path: ".agents/skills/audit/SKILL.md" },
       { name: "Deploy", description: "Ship it", path: ".agents/skills/deploy/SKILL.md" },
@@ -57,7 +70,10 @@ describe("GET /api/instructions", () => {
     try {
       fs.writeFileSync(path.join(outside, "SECRET.md"), "secret\n");
       fs.symlinkSync(path.join(outside, "SECRET.md"), path.join(dir, "AGENTS.md"));
-      fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ agentFileNames: ["AGENTS.md", "../SECRET.md", path.join(outside, "SECRET.md")] }));
+      fs.writeFileSync(
+        path.join(dir, ".app.json"),
+        JSON.stringify({ agentFileNames: ["AGENTS.md", "../SECRET.md", path.join(outside, "SECRET.md")] }),
+      );
       assert.deepEqual((await read()).agentFiles.files, []);
     } finally {
       removeDir(outside);

@@ -43,11 +43,19 @@ describe("MCP servers", function () {
 
   const servers = async () => (await (await f.s.api("GET", `/api/mcp/servers?${q}`)).json()) as any[];
   const serverStatus = async (id: string) => (await servers()).find((s) => s.id === id);
-  const ready = (id: string) => until(async () => ((await serverStatus(id))?.status === "ready" ? serverStatus(id) : undefined), `${id} to be ready`);
-  const errored = (id: string) => until(async () => ((await serverStatus(id))?.status === "error" ? serverStatus(id) : undefined), `${id} to fail`);
+  const ready = (id: string) =>
+    until(
+      async () => ((await serverStatus(id))?.status === "ready" ? serverStatus(id) : undefined),
+      `${id} to be ready`,
+    );
+  const errored = (id: string) =>
+    until(async () => ((await serverStatus(id))?.status === "error" ? serverStatus(id) : undefined), `${id} to fail`);
   const restart = (id: string) => f.s.api("POST", `/api/mcp/servers/${id}/restart?${q}`);
 
-  async function modelCalls(calls: { name: string; arguments: unknown }[], answer: (e: ReceivedEvent, chatId: string) => unknown = () => undefined): Promise<ReceivedEvent[]> {
+  async function modelCalls(
+    calls: { name: string; arguments: unknown }[],
+    answer: (e: ReceivedEvent, chatId: string) => unknown = () => undefined,
+  ): Promise<ReceivedEvent[]> {
     f.gateway.enqueue({ kind: "reply", toolCalls: calls });
     const chat = await newChat(f, { modelId: "fake/tools" });
     const pending: Promise<unknown>[] = [];
@@ -57,10 +65,21 @@ describe("MCP servers", function () {
     await Promise.all(pending);
     return events;
   }
-  const allow = (e: ReceivedEvent, chatId: string) => f.s.api("POST", `/api/chats/${chatId}/approvals/${e.data.callId}`, { decision: "allow" });
+  const allow = (e: ReceivedEvent, chatId: string) =>
+    f.s.api("POST", `/api/chats/${chatId}/approvals/${e.data.callId}`, { decision: "allow" });
 
   it("runs server-everything over stdio: ready, tools cached and in the catalog, a model call with approval", async () => {
-    const patch = await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", transport: "stdio", command: node, args: [EVERYTHING, "stdio"], env: { PARLEY_TEST_SECRET: "s3cret-env-value" } }] });
+    const patch = await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [
+        {
+          id: "everything",
+          transport: "stdio",
+          command: node,
+          args: [EVERYTHING, "stdio"],
+          env: { PARLEY_TEST_SECRET: "s3cret-env-value" },
+        },
+      ],
+    });
     const body = await patch.json();
     assert.deepEqual(body.mcpServers[0].env, { PARLEY_TEST_SECRET: "<secret>" }, "env values are secrets");
     assert.ok(!JSON.stringify(f.s.runtime.appStore.read()).includes("s3cret-env-value"));
@@ -71,7 +90,9 @@ describe("MCP servers", function () {
     const catalog = await (await f.s.api("GET", `/api/tools/catalog?${q}`)).json();
     const echo = catalog.find((t: any) => t.name === "mcp__everything__echo");
     assert.deepEqual([echo.kind, echo.serverId, echo.gate], ["mcp", "everything", "ask"]);
-    assert.ok(f.s.runtime.mcp.toolsFor(await f.s.runtime.settings.snapshot(f.s.runtime.projects.byId(f.projectId))).length >= 5);
+    assert.ok(
+      f.s.runtime.mcp.toolsFor(await f.s.runtime.settings.snapshot(f.s.runtime.projects.byId(f.projectId))).length >= 5,
+    );
 
     const events = await modelCalls(
       [
@@ -91,15 +112,33 @@ describe("MCP servers", function () {
     assert.match(results[2].output, /\[image: image\/png, \d+ bytes\]/);
     assert.match(results[3].output, /s3cret-env-value/, "the env secret reaches the server it was saved for");
     assert.ok(!results[3].output.includes(f.s.token), "Parley's token never reaches it");
-    assert.equal(events.filter((e) => e.event === "tool.approval").length, 3, "MCP tools default to ask; invalid arguments never get that far");
+    assert.equal(
+      events.filter((e) => e.event === "tool.approval").length,
+      3,
+      "MCP tools default to ask; invalid arguments never get that far",
+    );
   });
 
   it("runs server-everything over Streamable HTTP, with its headers kept as secrets", async () => {
     const port = await freePort();
-    const child: ChildProcess = spawn(node, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const child: ChildProcess = spawn(node, [EVERYTHING, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
-      await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("listening") && resolve()));
-      const patch = await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "remote", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: { "X-Api-Key": "hdr-secret" } }] });
+      await new Promise<void>((resolve) =>
+        child.stderr!.on("data", (d) => String(d).includes("listening") && resolve()),
+      );
+      const patch = await f.s.api("PATCH", "/api/settings/app", {
+        mcpServers: [
+          {
+            id: "remote",
+            transport: "http",
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { "X-Api-Key": "hdr-secret" },
+          },
+        ],
+      });
       assert.deepEqual((await patch.json()).mcpServers[0].headers, { "X-Api-Key": "<secret>" });
       await restart("remote");
       await ready("remote");
@@ -114,7 +153,10 @@ describe("MCP servers", function () {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, "hello.txt"), "hi");
     try {
-      await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "fs", transport: "stdio", command: node, args: [FILESYSTEM, dir] }], toolGates: { "mcp__fs__list_directory": "allow" } });
+      await f.s.api("PATCH", "/api/settings/app", {
+        mcpServers: [{ id: "fs", transport: "stdio", command: node, args: [FILESYSTEM, dir] }],
+        toolGates: { mcp__fs__list_directory: "allow" },
+      });
       await restart("fs");
       await ready("fs");
       const events = await modelCalls([{ name: "mcp__fs__list_directory", arguments: { path: dir } }]);
@@ -125,7 +167,10 @@ describe("MCP servers", function () {
   });
 
   it("keeps a project-defined stdio server untrusted until the user trusts the project", async () => {
-    fs.writeFileSync(path.join(f.s.projectDir, ".app.json"), JSON.stringify({ mcpServers: [{ id: "repo", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] }));
+    fs.writeFileSync(
+      path.join(f.s.projectDir, ".app.json"),
+      JSON.stringify({ mcpServers: [{ id: "repo", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] }),
+    );
     const status = await serverStatus("repo");
     assert.equal(status.status, "untrusted");
     assert.match(status.command, /server-everything/);
@@ -138,28 +183,40 @@ describe("MCP servers", function () {
   });
 
   it("stops every child when Parley shuts down (no orphans)", async () => {
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "everything", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }],
+    });
     await restart("everything");
     await ready("everything");
-    const pids = (f.s.runtime.mcp as any).instances ? [...(f.s.runtime.mcp as any).instances.values()].map((i: any) => i.connection?.pid).filter(Boolean) : [];
+    const pids = (f.s.runtime.mcp as any).instances
+      ? [...(f.s.runtime.mcp as any).instances.values()].map((i: any) => i.connection?.pid).filter(Boolean)
+      : [];
     assert.equal(pids.length, 1);
     await f.s.runtime.mcp.stopAll();
-    await until(async () => {
-      try {
-        process.kill(pids[0], 0);
-        const state = fs.readFileSync(`/proc/${pids[0]}/stat`, "utf8").split(") ")[1]![0];
-        return state === "Z" ? true : undefined;
-      } catch {
-        return true;
-      }
-    }, "the child to exit", 10_000);
+    await until(
+      async () => {
+        try {
+          process.kill(pids[0], 0);
+          const state = fs.readFileSync(`/proc/${pids[0]}/stat`, "utf8").split(") ")[1]![0];
+          return state === "Z" ? true : undefined;
+        } catch {
+          return true;
+        }
+      },
+      "the child to exit",
+      10_000,
+    );
   });
 
   it("restarts a crashed server with backoff, and a server whose config changed", async () => {
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "everything", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "everything", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }],
+    });
     await restart("everything");
     await ready("everything");
-    const pidOf = () => [...(f.s.runtime.mcp as any).instances.values()].map((i: any) => i.connection?.pid).find(Boolean) as number | undefined;
+    const pidOf = () =>
+      [...(f.s.runtime.mcp as any).instances.values()].map((i: any) => i.connection?.pid).find(Boolean) as
+        number | undefined;
     const first = pidOf()!;
     process.kill(first, "SIGKILL");
     await errored("everything");
@@ -172,17 +229,26 @@ describe("MCP servers", function () {
   });
 
   it("never shows a server's cached tools for another configuration under the same id", async () => {
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "srv", transport: "stdio", command: node, args: [EVERYTHING, "stdio"] }],
+    });
     await restart("srv");
     assert.ok((await ready("srv")).toolCount >= 5);
     // Another command under the same id, not started (disabled): the old tool list is not its.
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", enabled: false, args: [HOSTILE, "garbage"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "srv", enabled: false, args: [HOSTILE, "garbage"] }],
+    });
     await until(async () => ((await serverStatus("srv"))?.status === "stopped" ? true : undefined), "srv to stop");
     assert.equal((await serverStatus("srv")).toolCount, 0);
     const catalog = await (await f.s.api("GET", `/api/tools/catalog?${q}`)).json();
-    assert.ok(!catalog.some((t: any) => t.name.startsWith("mcp__srv__")), "nothing from the old command in the catalog");
+    assert.ok(
+      !catalog.some((t: any) => t.name.startsWith("mcp__srv__")),
+      "nothing from the old command in the catalog",
+    );
     // Put back as it was: its own cached list shows again before it starts.
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "srv", enabled: true, args: [EVERYTHING, "stdio"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "srv", enabled: true, args: [EVERYTHING, "stdio"] }],
+    });
     assert.ok((await serverStatus("srv")).toolCount >= 5);
   });
 
@@ -203,7 +269,9 @@ describe("MCP servers", function () {
     const s = f.s.runtime;
     // A server that never answers `initialize`, with a short connect limit.
     (s.mcp as any).deps.connectTimeoutMs = 500;
-    await f.s.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "hangs", transport: "stdio", command: node, args: [HOSTILE, "hang"] }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "hangs", transport: "stdio", command: node, args: [HOSTILE, "hang"] }],
+    });
     await restart("hangs");
     assert.match((await errored("hangs")).error, /timed out|timeout/i);
     assert.equal((await f.s.api("GET", "/api/health")).status, 200);

@@ -34,7 +34,12 @@ async function eventually<T>(probe: () => Promise<T | undefined>, ms = 10_000): 
 describe("mentions off the main thread", () => {
   let s: TestServer;
   const search = async (q: string, extra = "") =>
-    (await (await s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${encodeURIComponent(q)}&category=files${extra}`)).json()) as { insertText: string }[];
+    (await (
+      await s.api(
+        "GET",
+        `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${encodeURIComponent(q)}&category=files${extra}`,
+      )
+    ).json()) as { insertText: string }[];
   afterEach(() => s?.stop().catch(() => {}));
   /** A server with one project of one file, searched once (so it is scanned, indexed and watched). */
   const serveOneFile = async () => {
@@ -45,7 +50,14 @@ describe("mentions off the main thread", () => {
   };
   /** The project's watcher process, once it has one. */
   const watcherPid = async (what = "a watcher process") =>
-    (await until(() => s.runtime.mentionEngine.stats(), (stats) => stats.projects[0]?.watcherPid !== undefined, what, 20_000)).projects[0]!.watcherPid!;
+    (
+      await until(
+        () => s.runtime.mentionEngine.stats(),
+        (stats) => stats.projects[0]?.watcherPid !== undefined,
+        what,
+        20_000,
+      )
+    ).projects[0]!.watcherPid!;
 
   it("keeps answering the health route while the first 60k-file search and a scan run", async function () {
     this.timeout(180_000);
@@ -62,7 +74,10 @@ describe("mentions off the main thread", () => {
         const delay = monitorEventLoopDelay({ resolution: 5 });
         delay.enable();
         let done = false;
-        const work = Promise.all([search("userController"), s.api("POST", `/api/projects/${projectId}/tags/scan`).then((r) => r.arrayBuffer())]).finally(() => (done = true));
+        const work = Promise.all([
+          search("userController"),
+          s.api("POST", `/api/projects/${projectId}/tags/scan`).then((r) => r.arrayBuffer()),
+        ]).finally(() => (done = true));
         const latencies: number[] = [];
         while (!done) {
           const t = performance.now();
@@ -78,7 +93,10 @@ describe("mentions off the main thread", () => {
         worst = Math.max(...latencies);
         // The event loop's longest stall in this process (test and server share it): far under the
         // 0.3 s that building the index on the main thread took at 60k.
-        if (worst >= 100) console.error(`health took ${worst.toFixed(0)} ms (loop max ${(delay.max / 1e6).toFixed(0)} ms); trying again`);
+        if (worst >= 100)
+          console.error(
+            `health took ${worst.toFixed(0)} ms (loop max ${(delay.max / 1e6).toFixed(0)} ms); trying again`,
+          );
         if (worst >= 100 && attempt < 4) {
           await s.runtime.mentionEngine.close();
           await s.stop();
@@ -87,7 +105,10 @@ describe("mentions off the main thread", () => {
       assert.ok(worst < 100, `the health route took ${worst.toFixed(0)} ms`);
       // An index this big ranks on two threads: the worker's helper holds half of it.
       const helper = (await s.runtime.mentionEngine.stats()).rankingHelper;
-      assert.ok(helper && helper.external > 60_000 * 8, `the ranking helper holds half the index: ${JSON.stringify(helper)}`);
+      assert.ok(
+        helper && helper.external > 60_000 * 8,
+        `the ranking helper holds half the index: ${JSON.stringify(helper)}`,
+      );
     } finally {
       // Stop watching before the tree goes (60k deletions are not this test's business).
       await s.runtime.mentionEngine.close();
@@ -107,7 +128,10 @@ describe("mentions off the main thread", () => {
     // So do the process's helper threads (garbage collection, libuv's pool for the scan's reads),
     // which on two cores otherwise keep the main thread waiting for one.
     const helpers = threadNices(process.pid, ["V8Worker", "libuv-worker"]);
-    assert.ok(helpers.length > 0 && helpers.every((nice) => nice === priority), `helper threads' nice values ${helpers}`);
+    assert.ok(
+      helpers.length > 0 && helpers.every((nice) => nice === priority),
+      `helper threads' nice values ${helpers}`,
+    );
   });
 
   it("watches each project from a low-priority child process, which closing the project ends (Linux)", async function () {
@@ -117,9 +141,16 @@ describe("mentions off the main thread", () => {
     assert.notEqual(pid, process.pid);
     // Every thread of it, the native walk's included, yields the CPU to the server.
     const nices = threadNices(pid);
-    assert.ok(nices.length > 1 && nices.every((nice) => nice > os.getPriority(0)), `watcher threads' nice values ${nices}`);
+    assert.ok(
+      nices.length > 1 && nices.every((nice) => nice > os.getPriority(0)),
+      `watcher threads' nice values ${nices}`,
+    );
     await s.runtime.mentionEngine.close();
-    await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends");
+    await until(
+      () => fs.existsSync(`/proc/${pid}`),
+      (alive) => !alive,
+      "the watcher process ends",
+    );
   });
 
   it("gives up a watcher still starting (its first walk): its process ends and the subscription rejects", async function () {
@@ -128,11 +159,25 @@ describe("mentions off the main thread", () => {
     try {
       for (let d = 0; d < 50; d++) write(tree, `d${d}/f.ts`, "");
       const closing = new AbortController();
-      const subscribing = processWatch()(tree, { ignoredDirNames: [], onEvents: () => {}, onLost: () => {}, signal: closing.signal });
-      const [pid] = await until(() => watcherProcesses(tree), (pids) => pids.length === 1, "a watcher process");
+      const subscribing = processWatch()(tree, {
+        ignoredDirNames: [],
+        onEvents: () => {},
+        onLost: () => {},
+        signal: closing.signal,
+      });
+      const [pid] = await until(
+        () => watcherProcesses(tree),
+        (pids) => pids.length === 1,
+        "a watcher process",
+      );
       closing.abort();
       await assert.rejects(subscribing, /closed/);
-      await until(() => fs.existsSync(`/proc/${pid}`), (alive) => !alive, "the watcher process ends", 2_000);
+      await until(
+        () => fs.existsSync(`/proc/${pid}`),
+        (alive) => !alive,
+        "the watcher process ends",
+        2_000,
+      );
     } finally {
       removeDir(tree);
     }
@@ -143,21 +188,51 @@ describe("mentions off the main thread", () => {
     const tree = makeTempDir();
     const closing = new AbortController();
     try {
-      for (const dir of ["src", "node_modules/pkg/lib", "a/b/node_modules/x", "a/.git/objects", "node_modules_x"]) fs.mkdirSync(path.join(tree, dir), { recursive: true });
+      for (const dir of ["src", "node_modules/pkg/lib", "a/b/node_modules/x", "a/.git/objects", "node_modules_x"])
+        fs.mkdirSync(path.join(tree, dir), { recursive: true });
       const seen = new Set<string>();
-      const watcher = await processWatch()(tree, { ignoredDirNames: [...SKIPPED_DIRS], onEvents: (events) => events.forEach((e) => seen.add(path.relative(tree, e.path))), onLost: () => {}, signal: closing.signal });
+      const watcher = await processWatch()(tree, {
+        ignoredDirNames: [...SKIPPED_DIRS],
+        onEvents: (events) => events.forEach((e) => seen.add(path.relative(tree, e.path))),
+        onLost: () => {},
+        signal: closing.signal,
+      });
       try {
         fs.mkdirSync(path.join(tree, "src/node_modules/late"), { recursive: true });
         // The watcher has taken in the new folder (and would watch it by now) once it reports a file
         // written after it: its events come in order.
         write(tree, "src/after-the-folder.ts");
-        await until(async () => seen, (paths) => paths.has("src/after-the-folder.ts"), "the event of a file written after the new folder");
-        for (const file of ["node_modules/pkg/lib/a.js", "a/b/node_modules/x/b.js", "a/.git/objects/c", "node_modules/d.js", "src/node_modules/late/e.js", "node_modules_x/f.js", "src/g.ts"]) write(tree, file);
-        await until(async () => seen, (paths) => paths.has("src/g.ts") && paths.has("node_modules_x/f.js"), "the events of watched folders");
+        await until(
+          async () => seen,
+          (paths) => paths.has("src/after-the-folder.ts"),
+          "the event of a file written after the new folder",
+        );
+        for (const file of [
+          "node_modules/pkg/lib/a.js",
+          "a/b/node_modules/x/b.js",
+          "a/.git/objects/c",
+          "node_modules/d.js",
+          "src/node_modules/late/e.js",
+          "node_modules_x/f.js",
+          "src/g.ts",
+        ])
+          write(tree, file);
+        await until(
+          async () => seen,
+          (paths) => paths.has("src/g.ts") && paths.has("node_modules_x/f.js"),
+          "the events of watched folders",
+        );
         // Whatever the writes above made the watcher report has come before the event of a later file.
         write(tree, "src/last.ts");
-        await until(async () => seen, (paths) => paths.has("src/last.ts"), "the event of the last file");
-        assert.deepEqual([...seen].filter((p) => /(^|\/)(node_modules|\.git)(\/|$)/.test(p)), []);
+        await until(
+          async () => seen,
+          (paths) => paths.has("src/last.ts"),
+          "the event of the last file",
+        );
+        assert.deepEqual(
+          [...seen].filter((p) => /(^|\/)(node_modules|\.git)(\/|$)/.test(p)),
+          [],
+        );
       } finally {
         await watcher.unsubscribe();
       }
@@ -193,7 +268,9 @@ describe("mentions off the main thread", () => {
       write(tree, "src/alpha.ts");
       let signal: AbortSignal | undefined;
       // A watcher whose first walk never ends, as at a million files.
-      const files = new ProjectFiles(tree, { watch: (_dir, options) => ((signal = options.signal), new Promise(() => {})) });
+      const files = new ProjectFiles(tree, {
+        watch: (_dir, options) => ((signal = options.signal), new Promise(() => {})),
+      });
       await files.ready();
       assert.ok(signal, "the watcher was started after the first scan");
       assert.equal(signal.aborted, false);
@@ -209,11 +286,20 @@ describe("mentions off the main thread", () => {
     await serveOneFile();
     const first = await watcherPid();
     process.kill(first, "SIGKILL");
-    await until(() => s.runtime.mentionEngine.stats(), (stats) => stats.projects[0]?.watching === false, "the project no longer counted as watched");
+    await until(
+      () => s.runtime.mentionEngine.stats(),
+      (stats) => stats.projects[0]?.watching === false,
+      "the project no longer counted as watched",
+    );
     // Without a watcher a new file still shows up (the list is rescanned when stale), and the
     // rescan starts a new watcher.
     write(s.projectDir, "src/zebra.ts");
-    await until(() => search("zebra"), (rows) => rows.length === 1, "the new file found", 30_000);
+    await until(
+      () => search("zebra"),
+      (rows) => rows.length === 1,
+      "the new file found",
+      30_000,
+    );
     const second = await watcherPid("a new watcher process");
     assert.notEqual(second, first);
   });
@@ -230,7 +316,9 @@ describe("mentions off the main thread", () => {
     const scanned = (JSON.parse(text) as { files: { path: string; name: string; folder: string }[] }).files;
     assert.deepEqual(new Set(scanned.map((f) => f.path)), new Set(names));
     assert.ok(scanned.every((f) => f.name === path.basename(f.path) && f.folder === path.dirname(f.path)));
-    const catalog = (await (await s.api("GET", `/api/mentions/catalog?projectDir=${encodeURIComponent(s.projectDir)}`)).json()) as { files: unknown[]; tools: unknown[] };
+    const catalog = (await (
+      await s.api("GET", `/api/mentions/catalog?projectDir=${encodeURIComponent(s.projectDir)}`)
+    ).json()) as { files: unknown[]; tools: unknown[] };
     assert.equal(catalog.files.length, names.length);
     assert.ok(catalog.tools.length > 0, "the rest of the catalog follows the files");
     assert.equal((await s.runtime.mentionEngine.stats()).bodies, 0);
@@ -253,8 +341,15 @@ describe("mentions off the main thread", () => {
     assert.equal((await engine.stats()).bodies, 1, "held while being read");
     // What a route's pipeline does when its client goes away.
     await parts.return(undefined);
-    await until(async () => (await engine.stats()).bodies, (count) => count === 0, "no body held");
-    await assert.rejects(engine.request({ op: "body-part", body: held.body, at: 2 * 2 ** 20, into: new SharedArrayBuffer(16) }), /no longer held/);
+    await until(
+      async () => (await engine.stats()).bodies,
+      (count) => count === 0,
+      "no body held",
+    );
+    await assert.rejects(
+      engine.request({ op: "body-part", body: held.body, at: 2 * 2 ** 20, into: new SharedArrayBuffer(16) }),
+      /no longer held/,
+    );
   });
 
   it("lets go of a catalog's file list when its reader stops before reading it", async () => {
@@ -275,7 +370,10 @@ describe("mentions off the main thread", () => {
     s = await startTestServer();
     write(s.projectDir, "src/alpha.ts");
     await s.api("POST", "/api/projects", { dir: s.projectDir });
-    assert.deepEqual((await search("alpha")).map((r) => r.insertText), ["@src/alpha.ts"]);
+    assert.deepEqual(
+      (await search("alpha")).map((r) => r.insertText),
+      ["@src/alpha.ts"],
+    );
     write(s.projectDir, "src/deep/newly/zebraCrossing.ts");
     write(s.projectDir, "src/zebraStripe.md");
     await eventually(async () => ((await search("zebra")).length === 2 ? true : undefined)).catch(async (e) => {
@@ -283,14 +381,20 @@ describe("mentions off the main thread", () => {
       throw e;
     });
     fs.rmSync(path.join(s.projectDir, "src/zebraStripe.md"));
-    await eventually(async () => ((await search("zebra")).map((r) => r.insertText).join() === "@src/deep/newly/zebraCrossing.ts" ? true : undefined));
+    await eventually(async () =>
+      (await search("zebra")).map((r) => r.insertText).join() === "@src/deep/newly/zebraCrossing.ts" ? true : undefined,
+    );
     // Ignored files stay out.
     write(s.projectDir, ".gitignore", "*.log\n");
     write(s.projectDir, "zebra.log");
     // The index has taken in the ignored file's creation once it shows a file written after it.
     write(s.projectDir, "src/zebraLast.ts");
-    await eventually(async () => ((await search("zebra")).some((r) => r.insertText === "@src/zebraLast.ts") ? true : undefined));
-    await eventually(async () => ((await search("zebra")).some((r) => r.insertText === "@zebra.log") ? undefined : true));
+    await eventually(async () =>
+      (await search("zebra")).some((r) => r.insertText === "@src/zebraLast.ts") ? true : undefined,
+    );
+    await eventually(async () =>
+      (await search("zebra")).some((r) => r.insertText === "@zebra.log") ? undefined : true,
+    );
   });
 
   it("gives two interleaved typists the same results as each alone", async () => {
@@ -342,7 +446,8 @@ describe("mentions off the main thread", () => {
     s = await startTestServer();
     for (const p of generatePaths(500, 4)) write(s.projectDir, p);
     await s.api("POST", "/api/projects", { dir: s.projectDir });
-    const get = (q: string, seq: number) => s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${q}&clientId=c1&seq=${seq}`);
+    const get = (q: string, seq: number) =>
+      s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=${q}&clientId=c1&seq=${seq}`);
     // Requests go out on connections of their own and can reach the server in any order.
     const newer = await get("user", 5);
     assert.equal(newer.headers.get("x-parley-superseded"), null);
@@ -366,12 +471,18 @@ describe("mentions off the main thread", () => {
     // The worker is the process's: earlier tests' searches count too.
     const skippedBefore = (await stats()).searches.skipped;
     // Both wait for the project's first scan and index; the second one's client leaves meanwhile.
-    const waited = s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=user&clientId=c4&seq=1`);
+    const waited = s.api(
+      "GET",
+      `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=user&clientId=c4&seq=1`,
+    );
     const client = new AbortController();
-    const abandoned = fetch(`${s.url}/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=use&clientId=c5&seq=1`, {
-      headers: { authorization: `Bearer ${s.token}` },
-      signal: client.signal,
-    }).catch(() => undefined);
+    const abandoned = fetch(
+      `${s.url}/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=use&clientId=c5&seq=1`,
+      {
+        headers: { authorization: `Bearer ${s.token}` },
+        signal: client.signal,
+      },
+    ).catch(() => undefined);
     await until(stats, (st) => st.searches.inFlight >= 2, "both searches in the worker");
     client.abort();
     await abandoned;
@@ -381,7 +492,10 @@ describe("mentions off the main thread", () => {
 
   it("lets no browser keep or revalidate an API answer: no-store, and no ETag (a 304 would keep a superseded mark)", async () => {
     await serveOneFile();
-    const res = await s.api("GET", `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=zzqx&clientId=c3&seq=1`);
+    const res = await s.api(
+      "GET",
+      `/api/mentions/search?projectDir=${encodeURIComponent(s.projectDir)}&q=zzqx&clientId=c3&seq=1`,
+    );
     assert.deepEqual(await res.json(), []);
     assert.equal(res.headers.get("cache-control"), "no-store");
     assert.equal(res.headers.get("etag"), null);

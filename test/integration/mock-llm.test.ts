@@ -19,7 +19,11 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
   after(() => mock?.stop());
   beforeEach(async () => {
     s = await startTestServer({ gatewayBaseUrl: mock.baseUrl });
-    assert.equal((await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-local-test-key" }] })).status, 200);
+    assert.equal(
+      (await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-local-test-key" }] }))
+        .status,
+      200,
+    );
     projectId = (await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json()).id;
   });
   afterEach(() => s.stop());
@@ -51,7 +55,14 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
     const models = await (await s.api("GET", "/api/providers/gateway/models")).json();
     assert.deepEqual(models, [
       { id: MODEL, label: MODEL, contextLength: null, pricing: {}, inputModalities: [], outputModalities: [] },
-      { id: "whisper-tiny", label: "whisper-tiny", contextLength: null, pricing: {}, inputModalities: [], outputModalities: [] },
+      {
+        id: "whisper-tiny",
+        label: "whisper-tiny",
+        contextLength: null,
+        pricing: {},
+        inputModalities: [],
+        outputModalities: [],
+      },
     ]);
   });
 
@@ -73,7 +84,9 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
   });
 
   it("turns the price a user set into an estimated cost", async () => {
-    await s.api("PATCH", "/api/settings/app", { models: [{ id: MODEL, pricing: { prompt: 0.0000001, completion: 0.0000004 } }] });
+    await s.api("PATCH", "/api/settings/app", {
+      models: [{ id: MODEL, pricing: { prompt: 0.0000001, completion: 0.0000004 } }],
+    });
     const usage = (await say(await newChat(), "hi")).find((e) => e.event === "usage")!.data;
     assert.equal(usage.costSource, "estimate");
     assert.ok(Math.abs(usage.cost - (usage.promptTokens * 0.0000001 + usage.completionTokens * 0.0000004)) < 1e-15);
@@ -82,25 +95,44 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
   it("shows the server's words for an unknown model, once, not retryable", async () => {
     const before = chatCompletions();
     const error = errorOf(await say(await newChat("no-such-model"), "hi"));
-    assert.deepEqual(error, { code: "upstream_error", message: "The model `no-such-model` does not exist.", status: 404, retryable: false });
+    assert.deepEqual(error, {
+      code: "upstream_error",
+      message: "The model `no-such-model` does not exist.",
+      status: 404,
+      retryable: false,
+    });
     await waitFor("the request was logged", () => chatCompletions() > before);
     assert.equal(chatCompletions(), before + 1);
   });
 
   it("shows the server's words for a server-side failure, retryable", async () => {
     const error = errorOf(await say(await newChat(), "gpu-oom now"));
-    assert.deepEqual(error, { code: "upstream_error", message: "CUDA out of memory. Tried to allocate 2.00 GiB", status: 500, retryable: true });
+    assert.deepEqual(error, {
+      code: "upstream_error",
+      message: "CUDA out of memory. Tried to allocate 2.00 GiB",
+      status: 500,
+      retryable: true,
+    });
   });
 
   it("shows a wrong key's refusal without the key, in chat and in the model list", async () => {
     await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-wrong-key" }] });
     const events = await say(await newChat(), "hi");
-    assert.deepEqual(errorOf(events), { code: "upstream_error", message: "Incorrect API key provided: [redacted].", status: 401, retryable: false });
+    assert.deepEqual(errorOf(events), {
+      code: "upstream_error",
+      message: "Incorrect API key provided: [redacted].",
+      status: 401,
+      retryable: false,
+    });
     const res = await s.api("GET", "/api/providers/gateway/models");
     assert.equal(res.status, 502);
     const body = await res.text();
     assert.doesNotMatch(body, /sk-wrong-key/);
-    assert.deepEqual(JSON.parse(body).error, { code: "upstream_error", message: "Incorrect API key provided: [redacted].", status: 401 });
+    assert.deepEqual(JSON.parse(body).error, {
+      code: "upstream_error",
+      message: "Incorrect API key provided: [redacted].",
+      status: 401,
+    });
   });
 
   it("answers credits with {supported:false}: the server has no /credits or /key", async () => {
@@ -115,7 +147,10 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
     assert.equal(res.status, 502);
     const { error } = await res.json();
     assert.equal(error.status, 404);
-    assert.equal(error.message, `the server answered 404 for /models; did you mean ${mock.url}/v1? (the server said: Cannot GET /models)`);
+    assert.equal(
+      error.message,
+      `the server answered 404 for /models; did you mean ${mock.url}/v1? (the server said: Cannot GET /models)`,
+    );
   });
 
   it("accepts a model id its list does not show, and does not refetch the list every turn", async () => {
@@ -134,7 +169,11 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
       const form = new FormData();
       form.set("modelId", modelId);
       form.set("audio", new Blob([new Uint8Array(800)], { type: "audio/wav" }), "clip.wav");
-      return fetch(`${s.url}/api/dictation/transcribe`, { method: "POST", headers: { authorization: `Bearer ${s.token}` }, body: form });
+      return fetch(`${s.url}/api/dictation/transcribe`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${s.token}` },
+        body: form,
+      });
     };
     const refused = await upload(MODEL);
     assert.equal(refused.status, 400);
@@ -143,12 +182,21 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
 
     await s.api("PATCH", "/api/settings/app", { models: [{ id: "whisper-tiny", kind: "transcription" }] });
     const slice = await (await s.api("GET", "/api/providers/gateway/models?slice=transcription")).json();
-    assert.deepEqual(slice.map((m: { id: string }) => m.id), ["whisper-tiny"]);
+    assert.deepEqual(
+      slice.map((m: { id: string }) => m.id),
+      ["whisper-tiny"],
+    );
     const heard = await (await upload("whisper-tiny")).json();
     assert.deepEqual([heard.text, heard.model, heard.route], ["hello from mock-llm", "whisper-tiny", "transcriptions"]);
     // It reports no usage and the user set no price: the cost is unknown, not 0.
     assert.equal(heard.usage.cost, null);
-    assert.deepEqual((await (await s.api("GET", "/api/usage?groupBy=model")).json()).map((r: { key: string; cost: number | null }) => [r.key, r.cost]), [["whisper-tiny", null]]);
+    assert.deepEqual(
+      (await (await s.api("GET", "/api/usage?groupBy=model")).json()).map((r: { key: string; cost: number | null }) => [
+        r.key,
+        r.cost,
+      ]),
+      [["whisper-tiny", null]],
+    );
   });
 
   it("reloads the model list at once when the base URL changes to it", async () => {
@@ -158,10 +206,19 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
       const first = await (await t.api("GET", "/api/providers/gateway/models")).json();
       assert.ok(first.some((m: { id: string }) => m.id === "fake/echo"));
       const before = mock.requests.filter((r) => r === "GET /v1/models").length;
-      assert.equal((await t.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", baseUrl: mock.baseUrl }] })).status, 200);
-      await waitFor("the new server's list was fetched without anyone asking", () => mock.requests.filter((r) => r === "GET /v1/models").length > before);
+      assert.equal(
+        (await t.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", baseUrl: mock.baseUrl }] })).status,
+        200,
+      );
+      await waitFor(
+        "the new server's list was fetched without anyone asking",
+        () => mock.requests.filter((r) => r === "GET /v1/models").length > before,
+      );
       const now = await (await t.api("GET", "/api/providers/gateway/models")).json();
-      assert.deepEqual(now.map((m: { id: string }) => m.id), [MODEL, "whisper-tiny"]);
+      assert.deepEqual(
+        now.map((m: { id: string }) => m.id),
+        [MODEL, "whisper-tiny"],
+      );
     } finally {
       await t.stop();
       await gateway.stop();

@@ -32,16 +32,28 @@ describe("project reads", () => {
   it("reads the project once per chat turn, with a prompt, an agent and settings in play", async () => {
     fs.writeFileSync(
       path.join(f.s.projectDir, ".app.json"),
-      JSON.stringify({ prompts: [{ id: "p1", title: "P", content: "Be brief.", role: "system" }], agents: [{ name: "rev", description: "Reviews", promptId: "p1" }], defaultAgent: "rev", tags: ["x"] }),
+      JSON.stringify({
+        prompts: [{ id: "p1", title: "P", content: "Be brief.", role: "system" }],
+        agents: [{ name: "rev", description: "Reviews", promptId: "p1" }],
+        defaultAgent: "rev",
+        tags: ["x"],
+      }),
     );
     const chat = await newChat(f, { modelId: "fake/echo" });
     const reads = await countReads(async () => readEvents(await send(f, chat.id, { content: "hi" })));
     assert.equal(reads, 1);
-    assert.equal((f.gateway.completions.at(-1)!.body as any).messages[0].content, "Be brief.", "the prompt came from that one read");
+    assert.equal(
+      (f.gateway.completions.at(-1)!.body as any).messages[0].content,
+      "Be brief.",
+      "the prompt came from that one read",
+    );
   });
 
   it("reads the project once per mention search and per catalog", async () => {
-    fs.writeFileSync(path.join(f.s.projectDir, ".app.json"), JSON.stringify({ fileTags: { "a.md": ["docs"] }, agents: [{ name: "rev", description: "Reviews" }] }));
+    fs.writeFileSync(
+      path.join(f.s.projectDir, ".app.json"),
+      JSON.stringify({ fileTags: { "a.md": ["docs"] }, agents: [{ name: "rev", description: "Reviews" }] }),
+    );
     fs.writeFileSync(path.join(f.s.projectDir, "a.md"), "# a\n");
     const q = `projectDir=${encodeURIComponent(f.s.projectDir)}`;
     assert.equal(await countReads(() => f.s.api("GET", `/api/mentions/search?${q}&q=a`)), 1);
@@ -52,7 +64,10 @@ describe("project reads", () => {
     const root = makeTempDir();
     const dir = path.join(root, "fresh");
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, ".app.json"), JSON.stringify({ name: "Fresh", agents: [{ name: "a", description: "A" }] }));
+    fs.writeFileSync(
+      path.join(dir, ".app.json"),
+      JSON.stringify({ name: "Fresh", agents: [{ name: "a", description: "A" }] }),
+    );
     const stale = path.join(dir, ".app.json.0a0a0a0a0a0a.parley-tmp");
     fs.writeFileSync(stale, "{}");
     const old = new Date(Date.now() - 10 * 60_000);
@@ -60,15 +75,35 @@ describe("project reads", () => {
     try {
       const q = `projectDir=${encodeURIComponent(dir)}`;
       const before = await (await f.s.api("GET", "/api/projects")).json();
-      for (const route of [`/api/settings/project?${q}`, `/api/settings/resolved?${q}`, `/api/prompts?${q}`, `/api/agents?${q}`, `/api/actions?${q}`, `/api/mentions/catalog?${q}`, `/api/mentions/search?${q}&q=x`, `/api/usage?${q}`]) {
+      for (const route of [
+        `/api/settings/project?${q}`,
+        `/api/settings/resolved?${q}`,
+        `/api/prompts?${q}`,
+        `/api/agents?${q}`,
+        `/api/actions?${q}`,
+        `/api/mentions/catalog?${q}`,
+        `/api/mentions/search?${q}&q=x`,
+        `/api/usage?${q}`,
+      ]) {
         const res = await f.s.api("GET", route);
         assert.equal(res.status, 200, `${route}: ${await res.clone().text()}`);
       }
-      assert.equal((await (await f.s.api("GET", `/api/settings/project?${q}`)).json()).project.name, "Fresh", "read as it is");
+      assert.equal(
+        (await (await f.s.api("GET", `/api/settings/project?${q}`)).json()).project.name,
+        "Fresh",
+        "read as it is",
+      );
       assert.deepEqual(await (await f.s.api("GET", "/api/projects")).json(), before, "nothing registered");
-      assert.deepEqual(fs.readdirSync(dir).sort(), [".app.json", ".app.json.0a0a0a0a0a0a.parley-tmp"], "nothing written or removed");
+      assert.deepEqual(
+        fs.readdirSync(dir).sort(),
+        [".app.json", ".app.json.0a0a0a0a0a0a.parley-tmp"],
+        "nothing written or removed",
+      );
       assert.equal((await f.s.api("PATCH", `/api/settings/project?${q}`, { tags: ["t"] })).status, 200);
-      assert.ok((await (await f.s.api("GET", "/api/projects")).json()).some((p: { dir: string }) => p.dir === dir), "a write registers it");
+      assert.ok(
+        (await (await f.s.api("GET", "/api/projects")).json()).some((p: { dir: string }) => p.dir === dir),
+        "a write registers it",
+      );
     } finally {
       removeDir(root);
     }
@@ -76,8 +111,16 @@ describe("project reads", () => {
 
   it("applies the prompt rules to a chat the VS Code commands create, as to the route", async () => {
     const project = f.s.runtime.projects.byId(f.projectId);
-    await assert.rejects(f.s.runtime.chatService.create(project, { promptId: "no-such-prompt" }), /no prompt with id "no-such-prompt"/);
-    fs.writeFileSync(path.join(f.s.projectDir, ".app.json"), JSON.stringify({ prompts: [{ id: "card", title: "Card", content: "x", role: "system", showOnProjectCard: true }] }));
+    await assert.rejects(
+      f.s.runtime.chatService.create(project, { promptId: "no-such-prompt" }),
+      /no prompt with id "no-such-prompt"/,
+    );
+    fs.writeFileSync(
+      path.join(f.s.projectDir, ".app.json"),
+      JSON.stringify({
+        prompts: [{ id: "card", title: "Card", content: "x", role: "system", showOnProjectCard: true }],
+      }),
+    );
     const chat = await f.s.runtime.chatService.create(project, { promptId: "card" });
     assert.equal(chat.cardPromptId, "card");
   });
@@ -117,8 +160,13 @@ describe("a turn that never reached the gateway", () => {
     const f = await startChatFixture();
     try {
       const home = f.gateway.baseUrl;
-      await f.s.api("PATCH", "/api/settings/app", { chat: { autoRetryFailedSends: false }, providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }] });
-      await f.s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-for-the-dead-port-0123" }] });
+      await f.s.api("PATCH", "/api/settings/app", {
+        chat: { autoRetryFailedSends: false },
+        providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }],
+      });
+      await f.s.api("PATCH", "/api/settings/app", {
+        providers: [{ id: "gateway", apiKey: "sk-for-the-dead-port-0123" }],
+      });
       const chat = await newChat(f, { modelId: "fake/echo" });
       const events = await readEvents(await send(f, chat.id, { content: "hello once" }));
       assert.equal(events.find((e) => e.event === "error")!.data.code, "upstream_error");

@@ -69,12 +69,20 @@ describe("project scan", () => {
   it("agrees with ripgrep on ignore rules (differences: binaries, heavy folders, file links)", async function () {
     let rg: string;
     try {
-      rg = execFileSync("rg", ["--files", "--hidden", "--no-require-git", "-g", "!.git"], { cwd: root, encoding: "utf8" });
+      rg = execFileSync("rg", ["--files", "--hidden", "--no-require-git", "-g", "!.git"], {
+        cwd: root,
+        encoding: "utf8",
+      });
     } catch {
       this.skip();
     }
     // Parley leaves binaries out, always skips node_modules, and lists links to files inside the project.
-    const theirs = rg!.trim().split("\n").filter((p) => !["img/logo.png", "data/blob"].includes(p) && !p.startsWith("node_modules/") && !p.includes("pipe"));
+    const theirs = rg!
+      .trim()
+      .split("\n")
+      .filter(
+        (p) => !["img/logo.png", "data/blob"].includes(p) && !p.startsWith("node_modules/") && !p.includes("pipe"),
+      );
     assert.deepEqual([...theirs, "docs/readme-link.md"].sort(), [...EXPECTED].sort());
   });
 
@@ -105,7 +113,10 @@ describe("tags, scan and mention routes", () => {
       ".app.json",
       JSON.stringify({
         fileTags: { "docs/auth.md": ["security", "login"] },
-        agents: [{ name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" }, { name: "bad agent" }],
+        agents: [
+          { name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" },
+          { name: "bad agent" },
+        ],
         actions: [{ id: "test", label: "Run tests", description: "npm test", command: "npm test" }],
       }),
     );
@@ -114,7 +125,9 @@ describe("tags, scan and mention routes", () => {
   afterEach(() => s.stop());
 
   it("lists tags from .app.json and scanned files with their folder", async () => {
-    assert.deepEqual(await (await s.api("GET", `/api/projects/${projectId}/tags`)).json(), [{ path: "docs/auth.md", tags: ["security", "login"] }]);
+    assert.deepEqual(await (await s.api("GET", `/api/projects/${projectId}/tags`)).json(), [
+      { path: "docs/auth.md", tags: ["security", "login"] },
+    ]);
     const scan = await (await s.api("POST", `/api/projects/${projectId}/tags/scan`)).json();
     assert.match(scan.scannedAt, /Z$/);
     assert.deepEqual(scan.files, [
@@ -127,9 +140,20 @@ describe("tags, scan and mention routes", () => {
 
   it("serves the catalog: tagged files first, agents with pinned model, saved actions, tools with parameters", async () => {
     const catalog = await (await s.api("GET", `/api/mentions/catalog?${q()}`)).json();
-    assert.deepEqual(catalog.files[0], { path: "docs/auth.md", name: "auth.md", folder: "docs", tags: ["security", "login"] });
-    assert.deepEqual(catalog.agents.map((a: any) => [a.label, a.detail]), [["reviewer", "anthropic/claude-sonnet-4"]]);
-    assert.deepEqual(catalog.actions.map((a: any) => [a.label, a.detail, a.insertText]), [["Run tests", "npm test", "@test"]]);
+    assert.deepEqual(catalog.files[0], {
+      path: "docs/auth.md",
+      name: "auth.md",
+      folder: "docs",
+      tags: ["security", "login"],
+    });
+    assert.deepEqual(
+      catalog.agents.map((a: any) => [a.label, a.detail]),
+      [["reviewer", "anthropic/claude-sonnet-4"]],
+    );
+    assert.deepEqual(
+      catalog.actions.map((a: any) => [a.label, a.detail, a.insertText]),
+      [["Run tests", "npm test", "@test"]],
+    );
     assert.equal(catalog.tools.find((t: any) => t.label === "shell").insertText, "@shell:cmd=``");
     assert.deepEqual(catalog.mcp, []);
     assert.equal(catalog.model, null);
@@ -137,23 +161,41 @@ describe("tags, scan and mention routes", () => {
 
   it("searches with ranking, highlights, category filter and limit", async () => {
     const results = await (await s.api("GET", `/api/mentions/search?${q()}&q=bar`)).json();
-    assert.deepEqual(results[0], { category: "files", label: "fooBar.ts", detail: "src", insertText: "@src/fooBar.ts", highlights: [[3, 6]] });
+    assert.deepEqual(results[0], {
+      category: "files",
+      label: "fooBar.ts",
+      detail: "src",
+      insertText: "@src/fooBar.ts",
+      highlights: [[3, 6]],
+    });
     const byTag = await (await s.api("GET", `/api/mentions/search?${q()}&q=login`)).json();
     assert.equal(byTag[0].label, "auth.md");
     const agents = await (await s.api("GET", `/api/mentions/search?${q()}&q=&category=agents`)).json();
-    assert.deepEqual(agents.map((a: any) => a.label), ["reviewer"]);
+    assert.deepEqual(
+      agents.map((a: any) => a.label),
+      ["reviewer"],
+    );
     assert.equal((await (await s.api("GET", `/api/mentions/search?${q()}&q=e&limit=2`)).json()).length, 2);
     assert.equal((await s.api("GET", `/api/mentions/search?${q()}&category=people`)).status, 400);
     assert.equal((await s.api("GET", "/api/mentions/search?q=x")).status, 400);
   });
 
   it("shows the chat's model, and the agents and actions routes skip damaged entries", async () => {
-    const chat = await (await s.api("POST", `/api/projects/${projectId}/chats`, { modelId: "openai/gpt-4o-mini" })).json();
-    assert.equal((await (await s.api("GET", `/api/mentions/catalog?${q()}&chatId=${chat.id}`)).json()).model, "openai/gpt-4o-mini");
+    const chat = await (
+      await s.api("POST", `/api/projects/${projectId}/chats`, { modelId: "openai/gpt-4o-mini" })
+    ).json();
+    assert.equal(
+      (await (await s.api("GET", `/api/mentions/catalog?${q()}&chatId=${chat.id}`)).json()).model,
+      "openai/gpt-4o-mini",
+    );
     const agents = await s.api("GET", `/api/agents?${q()}`);
     assert.equal(agents.headers.get("x-parley-skipped-entries"), "1");
-    assert.deepEqual(await agents.json(), [{ name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" }]);
-    assert.deepEqual(await (await s.api("GET", `/api/actions?${q()}`)).json(), [{ id: "test", label: "Run tests", description: "npm test" }]);
+    assert.deepEqual(await agents.json(), [
+      { name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" },
+    ]);
+    assert.deepEqual(await (await s.api("GET", `/api/actions?${q()}`)).json(), [
+      { id: "test", label: "Run tests", description: "npm test" },
+    ]);
   });
 });
 

@@ -30,7 +30,13 @@ describe("projects routes", () => {
   });
 
   it("answers 400 for a bad body, a relative path and a missing folder", async () => {
-    for (const body of [{}, { dir: 5 }, { dir: "rel" }, { dir: "/definitely/not/here" }, { dir: s.projectDir, extra: 1 }]) {
+    for (const body of [
+      {},
+      { dir: 5 },
+      { dir: "rel" },
+      { dir: "/definitely/not/here" },
+      { dir: s.projectDir, extra: 1 },
+    ]) {
       const res = await s.api("POST", "/api/projects", body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal((await res.json()).error.code, "invalid_request");

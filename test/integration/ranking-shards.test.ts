@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { MentionIndex, type IndexEntry, type SearchState } from "../../src/core/mention-rank";
 import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/core/mention-search";
-import { buildRankingIndex, SHARD_MIN_ENTRIES, ShardedIndex, stopRankingHelper } from "../../src/services/ranking-shards";
+import {
+  buildRankingIndex,
+  SHARD_MIN_ENTRIES,
+  ShardedIndex,
+  stopRankingHelper,
+} from "../../src/services/ranking-shards";
 import { generatePaths } from "../../bench/path-generator";
 
 // The real helper thread, with a catalog big enough to be split: every keystroke must give what one
@@ -13,11 +18,18 @@ function catalog(): FileMention[] {
   // 300 `alpha…` names over 97 folders: about half in each half, so only together do they fill the
   // list of 200 (each half then answers with its names alone, see namesTogether).
   const spread = Array.from({ length: 300 }, (_, k) => `spread/f${k % 97}/alpha${k}.ts`);
-  return fileCatalog([{ path: "docs/auth.md", tags: ["security", "backend"] }], [...generatePaths(SHARD_MIN_ENTRIES + 10_000, 3), ...spread]);
+  return fileCatalog(
+    [{ path: "docs/auth.md", tags: ["security", "backend"] }],
+    [...generatePaths(SHARD_MIN_ENTRIES + 10_000, 3), ...spread],
+  );
 }
 
 async function sharded(files: FileMention[], log: string[] = []): Promise<FileMentions> {
-  const built = await FileMentions.build(files, async () => {}, (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, (m) => log.push(m)));
+  const built = await FileMentions.build(
+    files,
+    async () => {},
+    (entries, pause, entryAt) => buildRankingIndex(entries, pause, entryAt, (m) => log.push(m)),
+  );
   assert.ok(built.index instanceof ShardedIndex, "a catalog this big is split");
   return built;
 }
@@ -71,7 +83,10 @@ describe("ranking split across two threads", function () {
     assert.ok(rankFiles(split, "read", {}).length > 0);
     await stopRankingHelper();
     typeAndCompare(split, whole);
-    assert.ok(log.some((m) => /ranking in one thread from now on/.test(m)), log.join("\n"));
+    assert.ok(
+      log.some((m) => /ranking in one thread from now on/.test(m)),
+      log.join("\n"),
+    );
     // The next big index starts a new helper.
     const next = await sharded(files);
     typeAndCompare(next, whole);
@@ -83,11 +98,20 @@ describe("ranking split across two threads", function () {
     const split = await sharded(files, log);
     split.index.dispose?.();
     typeAndCompare(split, whole);
-    assert.ok(log.some((m) => /the helper's half was released/.test(m)), log.join("\n"));
+    assert.ok(
+      log.some((m) => /the helper's half was released/.test(m)),
+      log.join("\n"),
+    );
   });
 
   it("keeps a small catalog in one index (handing a half over would cost more than it saves)", async () => {
     const small: IndexEntry[] = generatePaths(1000).map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 }));
-    assert.ok((await buildRankingIndex(small, async () => {}, (i) => small[i]!)) instanceof MentionIndex);
+    assert.ok(
+      (await buildRankingIndex(
+        small,
+        async () => {},
+        (i) => small[i]!,
+      )) instanceof MentionIndex,
+    );
   });
 });

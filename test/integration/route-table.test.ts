@@ -14,7 +14,8 @@ function registeredApiRoutes(s: TestServer): string[] {
   const walk = (stack: any[]) => {
     for (const layer of stack) {
       if (layer.route && String(layer.route.path).startsWith("/api/")) {
-        for (const method of Object.keys(layer.route.methods)) if (method !== "_all") keys.push(`${method.toUpperCase()} ${layer.route.path}`);
+        for (const method of Object.keys(layer.route.methods))
+          if (method !== "_all") keys.push(`${method.toUpperCase()} ${layer.route.path}`);
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
       }

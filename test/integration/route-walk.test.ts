@@ -16,7 +16,8 @@ function registeredRoutes(s: TestServer): Route[] {
     for (const layer of stack) {
       if (layer.route) {
         if (!String(layer.route.path).startsWith("/api/")) continue; // the web UI page is public by design
-        for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path: layer.route.path });
+        for (const method of Object.keys(layer.route.methods))
+          routes.push({ method: method.toUpperCase(), path: layer.route.path });
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
       }
@@ -32,7 +33,8 @@ function concrete(pattern: string): string {
 }
 
 function spellings(path: string): string[] {
-  const encodeFirst = (p: string) => p.replace(/^\/api\/(.)/, (_m, c: string) => `/api/%${c.charCodeAt(0).toString(16)}`);
+  const encodeFirst = (p: string) =>
+    p.replace(/^\/api\/(.)/, (_m, c: string) => `/api/%${c.charCodeAt(0).toString(16)}`);
   return [
     path,
     path.toUpperCase(),
@@ -51,7 +53,9 @@ function spellings(path: string): string[] {
 function raw(url: string, method: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const body = method === "GET" || method === "HEAD" ? undefined : "{}";
-    const headers: Record<string, string> = body ? { "content-type": "application/json", "content-length": String(body.length) } : {};
+    const headers: Record<string, string> = body
+      ? { "content-type": "application/json", "content-length": String(body.length) }
+      : {};
     const req = http.request(url, { method, path, headers }, (res) => {
       let text = "";
       res.on("data", (chunk) => (text += chunk));
@@ -85,7 +89,11 @@ describe("route walk without credentials", function () {
         });
         tried++;
         assert.ok(status === 401 || status === 404, `${route.method} ${spelling} answered ${status}`);
-        if (route.method !== "HEAD") assert.ok(["unauthorized", "not_found"].includes(JSON.parse(body).error.code), `${route.method} ${spelling}: ${body}`);
+        if (route.method !== "HEAD")
+          assert.ok(
+            ["unauthorized", "not_found"].includes(JSON.parse(body).error.code),
+            `${route.method} ${spelling}: ${body}`,
+          );
       }
     }
     assert.ok(tried > 300, `tried ${tried} requests`);
@@ -93,7 +101,11 @@ describe("route walk without credentials", function () {
 
   it("cannot run the reported chain: register /, create a chat, stream /etc/shadow", async () => {
     for (const path of ["/API/projects", "/Api/projects", "//api/projects", "/%61pi/projects", "/api/projects/"]) {
-      const res = await fetch(`${s.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ dir: "/" }) });
+      const res = await fetch(`${s.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ dir: "/" }),
+      });
       assert.ok([401, 404].includes(res.status), `${path}: ${res.status}`);
     }
     assert.ok(!s.runtime.projects.list().some((p) => p.dir === "/"), "/ was never registered");

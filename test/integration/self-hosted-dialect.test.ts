@@ -15,7 +15,14 @@ describe("self-hosted gateway dialect: errors", () => {
 
   it("shows a string error chunk that ends the stream without [DONE], keeping the partial answer", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
-    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b", "c"], errorAfter: 2, errorShape: "string", errorMessage: "CUDA out of memory", errorWithoutDone: true });
+    f.gateway.enqueue({
+      kind: "reply",
+      pieces: ["a", "b", "c"],
+      errorAfter: 2,
+      errorShape: "string",
+      errorMessage: "CUDA out of memory",
+      errorWithoutDone: true,
+    });
     const events = await readEvents(await send(f, chat.id, { content: "x" }));
     assert.deepEqual(names(events), ["turn.start", "text.delta", "text.delta", "error", "usage", "turn.end"]);
     assert.deepEqual(errorOf(events), { code: "upstream_error", message: "CUDA out of memory", retryable: true });
@@ -27,7 +34,14 @@ describe("self-hosted gateway dialect: errors", () => {
 
   it("keeps the server's words when an error chunk is not followed by [DONE] (LiteLLM), not retryable for a 400", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
-    f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], errorAfter: 0, errorStatus: 400, errorMessage: "litellm.BadRequestError: context too long", errorWithoutDone: true });
+    f.gateway.enqueue({
+      kind: "reply",
+      pieces: ["a", "b"],
+      errorAfter: 0,
+      errorStatus: 400,
+      errorMessage: "litellm.BadRequestError: context too long",
+      errorWithoutDone: true,
+    });
     const events = await readEvents(await send(f, chat.id, { content: "x" }));
     const error = errorOf(events);
     assert.equal(error.message, "litellm.BadRequestError: context too long");
@@ -56,7 +70,9 @@ describe("self-hosted gateway dialect: errors", () => {
   it("tries a plain-text 500 that says the model does not exist once, with Auto-retry on", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
     const message = "Model fake/echo@main does not exist";
-    f.gateway.enqueue(...Array.from({ length: 4 }, () => ({ kind: "status" as const, status: 500, message, body: "text" as const })));
+    f.gateway.enqueue(
+      ...Array.from({ length: 4 }, () => ({ kind: "status" as const, status: 500, message, body: "text" as const })),
+    );
     const events = await readEvents(await send(f, chat.id, { content: "x" }));
     assert.deepEqual(errorOf(events), { code: "upstream_error", message, status: 500, retryable: false });
     assert.equal(f.gateway.completions.length, 1);
@@ -64,7 +80,10 @@ describe("self-hosted gateway dialect: errors", () => {
 
   it("still retries a plain 503 before the first token", async () => {
     const chat = await newChat(f, { modelId: "fake/echo" });
-    f.gateway.enqueue({ kind: "status", status: 503, message: "loading the model", body: "text" }, { kind: "reply", text: "ready" });
+    f.gateway.enqueue(
+      { kind: "status", status: 503, message: "loading the model", body: "text" },
+      { kind: "reply", text: "ready" },
+    );
     const events = await readEvents(await send(f, chat.id, { content: "x" }));
     assert.equal(text(events), "ready");
     assert.equal(f.gateway.completions.length, 2);
@@ -77,10 +96,16 @@ describe("self-hosted gateway dialect: errors", () => {
     const body = (await models.json()).error;
     assert.equal(body.code, "upstream_error");
     assert.equal(body.status, 404);
-    assert.equal(body.message, `the server answered 404 for /models; did you mean ${f.gateway.url}/v1? (the server said: Not found: GET /models)`);
+    assert.equal(
+      body.message,
+      `the server answered 404 for /models; did you mean ${f.gateway.url}/v1? (the server said: Not found: GET /models)`,
+    );
     const chat = await newChat(f, { modelId: "fake/echo" });
     const error = errorOf(await readEvents(await send(f, chat.id, { content: "x" })));
-    assert.match(error.message, new RegExp(`^the server answered 404 for /chat/completions; did you mean ${f.gateway.url}/v1\\?`));
+    assert.match(
+      error.message,
+      new RegExp(`^the server answered 404 for /chat/completions; did you mean ${f.gateway.url}/v1\\?`),
+    );
     assert.equal(error.retryable, false);
   });
 });
@@ -119,7 +144,9 @@ describe("self-hosted gateway dialect: usage, cost and finish", () => {
   it("keeps an unknown cost unknown in /api/usage, next to a group whose cost is known", async () => {
     const unpriced = await newChat(f, { modelId: "fake/echo" });
     await readEvents(await send(f, unpriced.id, { content: "one" }));
-    await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "fake/slow", pricing: { prompt: 0.000001, completion: 0.000001 } }] });
+    await f.s.api("PATCH", "/api/settings/app", {
+      models: [{ id: "fake/slow", pricing: { prompt: 0.000001, completion: 0.000001 } }],
+    });
     const priced = await newChat(f, { modelId: "fake/slow" });
     f.gateway.enqueue({ kind: "reply", pieces: ["ok"] });
     await readEvents(await send(f, priced.id, { content: "two" }));
@@ -132,7 +159,14 @@ describe("self-hosted gateway dialect: usage, cost and finish", () => {
   });
 
   it("estimates the cost from the price the user set for the model", async () => {
-    assert.equal((await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "fake/echo", pricing: { prompt: 0.000002, completion: 0.00001 } }] })).status, 200);
+    assert.equal(
+      (
+        await f.s.api("PATCH", "/api/settings/app", {
+          models: [{ id: "fake/echo", pricing: { prompt: 0.000002, completion: 0.00001 } }],
+        })
+      ).status,
+      200,
+    );
     const chat = await newChat(f, { modelId: "fake/echo" });
     f.gateway.enqueue({ kind: "reply", pieces: ["x", "y"] });
     const usage = (await readEvents(await send(f, chat.id, { content: "hi" }))).find((e) => e.event === "usage")!.data;
@@ -165,7 +199,17 @@ describe("self-hosted gateway dialect: usage, cost and finish", () => {
 
   it("lists bare model ids as they are: the id as label, no prices, no modalities", async () => {
     const models = await (await f.s.api("GET", "/api/providers/gateway/models")).json();
-    assert.deepEqual(models.find((m: any) => m.id === "fake/echo"), { id: "fake/echo", label: "fake/echo", contextLength: null, pricing: {}, inputModalities: [], outputModalities: [] });
+    assert.deepEqual(
+      models.find((m: any) => m.id === "fake/echo"),
+      {
+        id: "fake/echo",
+        label: "fake/echo",
+        contextLength: null,
+        pricing: {},
+        inputModalities: [],
+        outputModalities: [],
+      },
+    );
   });
 
   it("keeps the transcription slice honest when the server ignores the filter", async () => {
@@ -173,7 +217,10 @@ describe("self-hosted gateway dialect: usage, cost and finish", () => {
     assert.deepEqual(await res.json(), [], "every model came back, none says it transcribes");
     await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "openai/whisper-1", kind: "transcription" }] });
     const marked = await (await f.s.api("GET", "/api/providers/gateway/models?slice=transcription")).json();
-    assert.deepEqual(marked.map((m: any) => m.id), ["openai/whisper-1"]);
+    assert.deepEqual(
+      marked.map((m: any) => m.id),
+      ["openai/whisper-1"],
+    );
   });
 });
 
@@ -183,9 +230,17 @@ describe("self-hosted gateway dialect: per-model prices and kinds in settings", 
   afterEach(() => f.stop());
 
   it("saves a price and a kind, and deletes the price with null", async () => {
-    const saved = await (await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "local/qwen", pricing: { prompt: 0, completion: 0.000001 }, kind: "chat" }] })).json();
-    assert.deepEqual(saved.models, [{ id: "local/qwen", pricing: { prompt: 0, completion: 0.000001 }, kind: "chat", hasApiKey: false }]);
-    const cleared = await (await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "local/qwen", pricing: null }] })).json();
+    const saved = await (
+      await f.s.api("PATCH", "/api/settings/app", {
+        models: [{ id: "local/qwen", pricing: { prompt: 0, completion: 0.000001 }, kind: "chat" }],
+      })
+    ).json();
+    assert.deepEqual(saved.models, [
+      { id: "local/qwen", pricing: { prompt: 0, completion: 0.000001 }, kind: "chat", hasApiKey: false },
+    ]);
+    const cleared = await (
+      await f.s.api("PATCH", "/api/settings/app", { models: [{ id: "local/qwen", pricing: null }] })
+    ).json();
     assert.deepEqual(cleared.models, [{ id: "local/qwen", kind: "chat", hasApiKey: false }]);
   });
 
@@ -221,7 +276,10 @@ describe("self-hosted gateway dialect: credits", () => {
     const res = await f.s.api("GET", "/api/providers/gateway/credits");
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { supported: false });
-    assert.deepEqual(f.gateway.requests.filter((r) => r.path !== "/api/v1/models").map((r) => r.path), ["/api/v1/credits", "/api/v1/key"]);
+    assert.deepEqual(
+      f.gateway.requests.filter((r) => r.path !== "/api/v1/models").map((r) => r.path),
+      ["/api/v1/credits", "/api/v1/key"],
+    );
   });
 
   it("answers 502 with the server's words for a real failure", async () => {

@@ -14,10 +14,16 @@ describe("settings provenance and reset to inherited", () => {
   });
   afterEach(() => s.stop());
 
-  const resolved = async (query = q) => (await s.api("GET", `/api/settings/resolved${query ? `?${query}` : ""}`)).json();
+  const resolved = async (query = q) =>
+    (await s.api("GET", `/api/settings/resolved${query ? `?${query}` : ""}`)).json();
 
   it("names the layer of every value: default, app or project, objects key by key", async () => {
-    await s.api("PATCH", "/api/settings/app", { skills: false, tags: ["app"], chat: { maxSteps: 12 }, toolGates: { shell: "allow", file: "off" } });
+    await s.api("PATCH", "/api/settings/app", {
+      skills: false,
+      tags: ["app"],
+      chat: { maxSteps: 12 },
+      toolGates: { shell: "allow", file: "off" },
+    });
     await s.api("PATCH", `/api/settings/project?${q}`, { name: "Proj", tags: ["proj"], toolGates: { shell: "off" } });
     const { settings, provenance } = await resolved();
     assert.equal(settings.name, "Proj");
@@ -27,7 +33,12 @@ describe("settings provenance and reset to inherited", () => {
     assert.equal(provenance.agentFiles, "default");
     assert.equal(provenance.agentFileNames, "default");
     assert.deepEqual(provenance.toolGates, { shell: "project", file: "app" });
-    assert.deepEqual(provenance.chat, { defaultPromptStyle: "default", enterInsertsNewline: "default", autoRetryFailedSends: "default", maxSteps: "app" });
+    assert.deepEqual(provenance.chat, {
+      defaultPromptStyle: "default",
+      enterInsertsNewline: "default",
+      autoRetryFailedSends: "default",
+      maxSteps: "app",
+    });
     assert.equal(provenance.providers, "default");
 
     const appOnly = await resolved("");
@@ -44,14 +55,19 @@ describe("settings provenance and reset to inherited", () => {
 
   it("resets one tool gate of the project to the app's, and the catalog follows", async () => {
     await s.api("PATCH", "/api/settings/app", { toolGates: { shell: "allow" } });
-    const gateOf = async (name: string) => ((await (await s.api("GET", `/api/tools/catalog?${q}`)).json()) as { name: string; gate: string }[]).find((t) => t.name === name)!.gate;
+    const gateOf = async (name: string) =>
+      ((await (await s.api("GET", `/api/tools/catalog?${q}`)).json()) as { name: string; gate: string }[]).find(
+        (t) => t.name === name,
+      )!.gate;
     await s.api("PATCH", `/api/settings/project?${q}`, { toolGates: { shell: "off", task: "ask" } });
     assert.equal(await gateOf("shell"), "off");
     const reset = await s.api("PATCH", `/api/settings/project?${q}`, { toolGates: { shell: null } });
     assert.equal(reset.status, 200);
     assert.deepEqual((await reset.json()).project.toolGates, { task: "ask" }, "only that gate went");
     assert.equal(await gateOf("shell"), "allow", "the app's gate again");
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(s.projectDir, ".app.json"), "utf8")).toolGates, { task: "ask" });
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(s.projectDir, ".app.json"), "utf8")).toolGates, {
+      task: "ask",
+    });
     assert.deepEqual((await resolved()).provenance.toolGates, { shell: "app", task: "project" });
   });
 
@@ -69,7 +85,12 @@ describe("settings provenance and reset to inherited", () => {
   });
 
   it("refuses bad nested values with 400 and writes nothing", async () => {
-    for (const body of [{ toolGates: { shell: "sometimes" } }, { chat: { maxSteps: 0 } }, { chat: { maxTurnCost: -1 } }, { chat: { maxSteps: 2.5 } }]) {
+    for (const body of [
+      { toolGates: { shell: "sometimes" } },
+      { chat: { maxSteps: 0 } },
+      { chat: { maxTurnCost: -1 } },
+      { chat: { maxSteps: 2.5 } },
+    ]) {
       const res = await s.api("PATCH", "/api/settings/app", body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal((await res.json()).error.code, "invalid_request");

@@ -14,14 +14,38 @@ describe("settings routes", () => {
   afterEach(() => s.stop());
 
   it("resolves defaults < app < project, project winning, entries merged by id", async () => {
-    assert.equal((await s.api("PATCH", "/api/settings/app", { tags: ["app"], skills: false, providers: [{ id: "gateway", label: "From app" }] })).status, 200);
-    assert.equal((await s.api("PATCH", `/api/settings/project?${q}`, { tags: ["proj"], providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }] })).status, 200);
+    assert.equal(
+      (
+        await s.api("PATCH", "/api/settings/app", {
+          tags: ["app"],
+          skills: false,
+          providers: [{ id: "gateway", label: "From app" }],
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await s.api("PATCH", `/api/settings/project?${q}`, {
+          tags: ["proj"],
+          providers: [{ id: "gateway", baseUrl: "http://127.0.0.1:9/v1" }],
+        })
+      ).status,
+      200,
+    );
     const { settings } = await (await s.api("GET", `/api/settings/resolved?${q}`)).json();
     assert.deepEqual(settings.tags, ["proj"]);
     assert.equal(settings.skills, false, "app value over the default");
     assert.equal(settings.agentFiles, true, "default kept");
     assert.deepEqual(settings.providers, [
-      { id: "gateway", provider: "gateway", label: "From app", baseUrl: "http://127.0.0.1:9/v1", authMode: "apiKey", hasApiKey: false },
+      {
+        id: "gateway",
+        provider: "gateway",
+        label: "From app",
+        baseUrl: "http://127.0.0.1:9/v1",
+        authMode: "apiKey",
+        hasApiKey: false,
+      },
     ]);
     const appOnly = (await (await s.api("GET", "/api/settings/resolved")).json()).settings;
     assert.deepEqual(appOnly.tags, ["app"]);
@@ -29,7 +53,9 @@ describe("settings routes", () => {
 
   it("stores an apiKey in the secret store only, and answers with hasApiKey", async () => {
     const secret = "sk-test-DO-NOT-LEAK-1234567890";
-    const res = await s.api("PATCH", `/api/settings/project?${q}`, { models: [{ id: "vendor/model", label: "M", apiKey: secret }] });
+    const res = await s.api("PATCH", `/api/settings/project?${q}`, {
+      models: [{ id: "vendor/model", label: "M", apiKey: secret }],
+    });
     const body = await res.text();
     assert.ok(!body.includes(secret));
     assert.deepEqual(JSON.parse(body).project.models, [{ id: "vendor/model", label: "M", hasApiKey: true }]);
@@ -49,7 +75,10 @@ describe("settings routes", () => {
   });
 
   it("deletes keys with null and entries with $remove", async () => {
-    await s.api("PATCH", "/api/settings/app", { dictation: { modelId: "openai/whisper-1", providerId: "gateway" }, models: [{ id: "a/b" }, { id: "c/d" }] });
+    await s.api("PATCH", "/api/settings/app", {
+      dictation: { modelId: "openai/whisper-1", providerId: "gateway" },
+      models: [{ id: "a/b" }, { id: "c/d" }],
+    });
     const res = await s.api("PATCH", "/api/settings/app", { dictation: null, models: [{ id: "a/b", $remove: true }] });
     const app = await res.json();
     assert.equal(app.dictation, undefined);
@@ -60,7 +89,11 @@ describe("settings routes", () => {
     await s.api("PATCH", "/api/settings/app", { chat: { enterInsertsNewline: true } });
     await s.api("PATCH", "/api/settings/app", { chat: { autoRetryFailedSends: false } });
     const { settings } = await (await s.api("GET", "/api/settings/resolved")).json();
-    assert.deepEqual(settings.chat, { defaultPromptStyle: "none", enterInsertsNewline: true, autoRetryFailedSends: false });
+    assert.deepEqual(settings.chat, {
+      defaultPromptStyle: "none",
+      enterInsertsNewline: true,
+      autoRetryFailedSends: false,
+    });
   });
 
   for (const [label, body] of [
@@ -126,7 +159,12 @@ describe("settings routes", () => {
     assert.deepEqual(get.project, { custom: { x: [1, 2] }, name: "P" });
     assert.equal(get.issues[0].key, "skills");
     await s.api("PATCH", `/api/settings/project?${q}`, { tags: ["t"] });
-    assert.deepEqual(JSON.parse(fs.readFileSync(appJson(), "utf8")), { custom: { x: [1, 2] }, skills: "maybe", name: "P", tags: ["t"] });
+    assert.deepEqual(JSON.parse(fs.readFileSync(appJson(), "utf8")), {
+      custom: { x: [1, 2] },
+      skills: "maybe",
+      name: "P",
+      tags: ["t"],
+    });
   });
 
   it("moves settings into the app database and back without loss", async () => {
@@ -158,19 +196,29 @@ describe("settings routes", () => {
   });
 
   it("quarantines a garbage settings row and lists it with the original bytes", async () => {
-    s.runtime.db.prepare("INSERT INTO app_kv (key, value, created_at, updated_at) VALUES ('settings', ?, 'x', 'x')").run("{\"chat\": oops");
+    s.runtime.db
+      .prepare("INSERT INTO app_kv (key, value, created_at, updated_at) VALUES ('settings', ?, 'x', 'x')")
+      .run('{"chat": oops');
     const app = await s.api("GET", "/api/settings/app");
     assert.equal(app.status, 200);
     assert.deepEqual(await app.json(), {});
     const rows = await (await s.api("GET", "/api/settings/app/quarantine")).json();
     assert.equal(rows.length, 1);
-    assert.equal(rows[0].value, "{\"chat\": oops");
+    assert.equal(rows[0].value, '{"chat": oops');
     assert.ok(s.logLines.some((line) => line.includes(rows[0].key)));
-    assert.equal((await s.api("PATCH", "/api/settings/app", { tags: ["fresh"] })).status, 200, "the server keeps working");
+    assert.equal(
+      (await s.api("PATCH", "/api/settings/app", { tags: ["fresh"] })).status,
+      200,
+      "the server keeps working",
+    );
   });
 
   it("never loses an update when many patches race", async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => s.api("PATCH", `/api/settings/project?${q}`, { fileTags: { [`f${i}.ts`]: ["t"] } })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.api("PATCH", `/api/settings/project?${q}`, { fileTags: { [`f${i}.ts`]: ["t"] } }),
+      ),
+    );
     const file = JSON.parse(fs.readFileSync(appJson(), "utf8"));
     assert.equal(Object.keys(file.fileTags).length, 20);
   });

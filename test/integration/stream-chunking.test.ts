@@ -6,7 +6,12 @@ import { streamChatCompletion } from "../../src/providers/gateway/chat-completio
 import type { ChunkPart } from "../../src/core/upstream-chunk";
 
 const chunk = (delta: object, finish: string | null = null) =>
-  JSON.stringify({ id: "gen-1", object: "chat.completion.chunk", model: "fake/echo", choices: [{ index: 0, delta, finish_reason: finish }] });
+  JSON.stringify({
+    id: "gen-1",
+    object: "chat.completion.chunk",
+    model: "fake/echo",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 /** As recorded from the gateway, with the framing variations the SSE spec allows. */
 export const RECORDED_STREAM =
@@ -37,7 +42,12 @@ describe("upstream stream chunking over HTTP", function () {
   const collect = async () => {
     const parts: ChunkPart[] = [];
     const connection = { baseUrl: gateway.baseUrl, headers: { authorization: "Bearer sk-x" } };
-    for await (const part of streamChatCompletion(connection, { model: "fake/echo", messages: [], stream: true }, new AbortController().signal)) parts.push(part);
+    for await (const part of streamChatCompletion(
+      connection,
+      { model: "fake/echo", messages: [], stream: true },
+      new AbortController().signal,
+    ))
+      parts.push(part);
     return parts;
   };
 
@@ -53,7 +63,12 @@ describe("upstream stream chunking over HTTP", function () {
   });
 
   it("parses it one byte per write", async () => {
-    gateway.enqueue({ kind: "raw", body: Buffer.from(RECORDED_STREAM, "utf8").toString("latin1"), chunkBytes: 1, latin1: true });
+    gateway.enqueue({
+      kind: "raw",
+      body: Buffer.from(RECORDED_STREAM, "utf8").toString("latin1"),
+      chunkBytes: 1,
+      latin1: true,
+    });
     assert.deepEqual(await collect(), EXPECTED);
   });
 });

@@ -42,22 +42,43 @@ describe("tool path confinement", function () {
   });
   after(() => removeDir(base));
 
-  const segment = fc.constantFrom("..", ".", "src", "out-dir", "out-file", "git-link", ".git", "a.txt", ".app.json", "", "x\\..\\..", "C:", "\0", "~", "/etc");
+  const segment = fc.constantFrom(
+    "..",
+    ".",
+    "src",
+    "out-dir",
+    "out-file",
+    "git-link",
+    ".git",
+    "a.txt",
+    ".app.json",
+    "",
+    "x\\..\\..",
+    "C:",
+    "\0",
+    "~",
+    "/etc",
+  );
   const relPath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("/"));
-  const absolute = () => fc.constantFrom("/etc/passwd", path.join(outside, "secret.txt"), `${root}/../outside/secret.txt`);
+  const absolute = () =>
+    fc.constantFrom("/etc/passwd", path.join(outside, "secret.txt"), `${root}/../outside/secret.txt`);
 
   it("resolves every generated path inside the project, or refuses it", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(relPath, absolute()), fc.constantFrom("read", "write", "folder") as fc.Arbitrary<"read" | "write" | "folder">, async (p, mode) => {
-        try {
-          const { abs, rel } = await resolveProjectPath(root, p, mode);
-          const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
-          assert.ok(real === root || real.startsWith(root + path.sep), `${p} -> ${real}`);
-          if (mode === "write") assert.ok(!rel.split("/").includes(".git") && rel !== ".app.json", `${p} -> ${rel}`);
-        } catch (error) {
-          assert.ok(error instanceof ToolError, `${p}: ${(error as Error).message}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(relPath, absolute()),
+        fc.constantFrom("read", "write", "folder") as fc.Arbitrary<"read" | "write" | "folder">,
+        async (p, mode) => {
+          try {
+            const { abs, rel } = await resolveProjectPath(root, p, mode);
+            const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+            assert.ok(real === root || real.startsWith(root + path.sep), `${p} -> ${real}`);
+            if (mode === "write") assert.ok(!rel.split("/").includes(".git") && rel !== ".app.json", `${p} -> ${rel}`);
+          } catch (error) {
+            assert.ok(error instanceof ToolError, `${p}: ${(error as Error).message}`);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -66,8 +87,12 @@ describe("tool path confinement", function () {
     const before = snapshot(outside) + snapshot(path.join(root, ".git"));
     await fc.assert(
       fc.asyncProperty(relPath, fc.boolean(), async (p, edit) => {
-        const args = edit ? { action: "edit" as const, path: p, oldText: "secret", newText: "pwned" } : { action: "write" as const, path: p, content: "pwned" };
-        await runFileTool(args, { root }).catch((error) => assert.ok(error instanceof ToolError, (error as Error).message));
+        const args = edit
+          ? { action: "edit" as const, path: p, oldText: "secret", newText: "pwned" }
+          : { action: "write" as const, path: p, content: "pwned" };
+        await runFileTool(args, { root }).catch((error) =>
+          assert.ok(error instanceof ToolError, (error as Error).message),
+        );
       }),
       { numRuns: 300 },
     );

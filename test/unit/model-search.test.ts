@@ -25,7 +25,11 @@ describe("model picker search", () => {
 
   it("puts an exact id first, then ids and names that start with the query", () => {
     assert.deepEqual(ids(searchModels(models, "openai/gpt-4o")), ["openai/gpt-4o", "openai/gpt-4o-mini"]);
-    assert.deepEqual(ids(searchModels(models, "gpt")), ["openai/gpt-4o-mini", "openai/gpt-4o"], "ties keep catalog order");
+    assert.deepEqual(
+      ids(searchModels(models, "gpt")),
+      ["openai/gpt-4o-mini", "openai/gpt-4o"],
+      "ties keep catalog order",
+    );
     assert.deepEqual(ids(searchModels(models, "llama")), ["meta-llama/llama-3.1-8b-instruct"]);
     assert.deepEqual(ids(searchModels(models, "coder")), ["qwen2.5-coder"]);
   });

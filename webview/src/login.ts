@@ -5,7 +5,12 @@ import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from 
 const message = document.getElementById("message")!;
 
 async function post(path: string, body: unknown): Promise<Response> {
-  return fetch(path, { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 async function fail(response: Response): Promise<void> {
@@ -27,7 +32,9 @@ document.getElementById("passkey")?.addEventListener("click", async () => {
   const options = await post("./api/access/login/passkey/options", {});
   if (!options.ok) return fail(options);
   try {
-    const response = await startAuthentication({ optionsJSON: (await options.json()) as PublicKeyCredentialRequestOptionsJSON });
+    const response = await startAuthentication({
+      optionsJSON: (await options.json()) as PublicKeyCredentialRequestOptionsJSON,
+    });
     const verified = await post("./api/access/login/passkey/verify", { response });
     if (verified.ok) window.location.replace("./");
     else await fail(verified);

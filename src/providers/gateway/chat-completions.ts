@@ -15,7 +15,8 @@ export type ChatCompletionBody = {
   [key: string]: unknown;
 };
 
-const asObject = (value: unknown): object => (typeof value === "object" && value !== null && !Array.isArray(value) ? value : {});
+const asObject = (value: unknown): object =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
 
 /**
  * Yields the interpreted parts of every chunk until `[DONE]`. Throws UpstreamError for a non-200
@@ -40,7 +41,13 @@ export async function* streamChatCompletion(
   if (response.statusCode !== 200) {
     const text = await response.body.text().catch(() => "");
     const retryAfter = response.headers["retry-after"];
-    throw upstreamFailure(connection, "/chat/completions", response.statusCode, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    throw upstreamFailure(
+      connection,
+      "/chat/completions",
+      response.statusCode,
+      text,
+      Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+    );
   }
 
   const pending: ChunkPart[] = [];
@@ -83,7 +90,9 @@ export async function* streamChatCompletion(
       // closes the connection, and the next turn would wait for a new one. Bounded in time, not in
       // size (dump's size limit counts the whole body): a server that never ends the body loses its
       // connection after a second, and holds neither it nor a shutdown longer.
-      void response.body.dump({ limit: Number.MAX_SAFE_INTEGER, signal: AbortSignal.timeout(AFTER_DONE_MS) }).catch(() => {});
+      void response.body
+        .dump({ limit: Number.MAX_SAFE_INTEGER, signal: AbortSignal.timeout(AFTER_DONE_MS) })
+        .catch(() => {});
       return;
     }
   }

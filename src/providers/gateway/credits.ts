@@ -22,7 +22,12 @@ async function accountCredits(connection: GatewayConnection): Promise<Credits | 
   const used = num(credits.total_usage);
   // A 200 without the numbers is some other server's page, not a balance.
   if (total === null && used === null) return undefined;
-  return { source: "credits", totalCredits: total, totalUsage: used, balance: total !== null && used !== null ? total - used : null };
+  return {
+    source: "credits",
+    totalCredits: total,
+    totalUsage: used,
+    balance: total !== null && used !== null ? total - used : null,
+  };
 }
 
 async function keyCredits(connection: GatewayConnection): Promise<Credits | undefined> {

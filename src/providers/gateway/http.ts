@@ -54,7 +54,9 @@ export function endpoint(connection: GatewayConnection, path: string): string {
   return `${connection.baseUrl.replace(/\/+$/, "")}${path}`;
 }
 
-type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path" | "method"> & { method?: Dispatcher.HttpMethod };
+type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path" | "method"> & {
+  method?: Dispatcher.HttpMethod;
+};
 
 export async function gatewayRequest(connection: GatewayConnection, path: string, options: RequestOptions = {}) {
   const { request } = await loadUndici();
@@ -86,7 +88,13 @@ export function connectionSecrets(connection: GatewayConnection): string[] {
  * The error for a failed answer to `path`, in the server's own words. A 404 from a base URL that
  * has no `/v1` also says where the routes probably are.
  */
-export function upstreamFailure(connection: GatewayConnection, path: string, status: number, text: string, retryAfter?: string): UpstreamError {
+export function upstreamFailure(
+  connection: GatewayConnection,
+  path: string,
+  status: number,
+  text: string,
+  retryAfter?: string,
+): UpstreamError {
   const message = withoutSecret(upstreamMessage(status, text), connectionSecrets(connection));
   const hint = status === 404 ? missingVersionHint(connection.baseUrl, path) : undefined;
   return new UpstreamError(status, hint ? `${hint} (the server said: ${message})` : message, retryAfter);

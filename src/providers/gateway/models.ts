@@ -31,5 +31,8 @@ export function normalizeModel(raw: Json): CatalogModel | undefined {
 export async function fetchModels(connection: GatewayConnection, slice: ModelSlice): Promise<CatalogModel[]> {
   const body = await readJson(connection, modelsPath(slice));
   const data = isObject(body) && Array.isArray(body.data) ? body.data : [];
-  return data.filter(isObject).map(normalizeModel).filter((m): m is CatalogModel => m !== undefined);
+  return data
+    .filter(isObject)
+    .map(normalizeModel)
+    .filter((m): m is CatalogModel => m !== undefined);
 }

@@ -14,13 +14,19 @@ const TRANSCRIBE_INSTRUCTION = "Transcribe this audio verbatim. Reply with the t
 export function audioFormat(audio: Pick<Audio, "mimeType" | "fileName">): string {
   const fromName = audio.fileName.split(".").pop()?.toLowerCase();
   const fromType = audio.mimeType.split(";")[0]!.split("/")[1]?.toLowerCase();
-  const candidate = fromType === "mpeg" ? "mp3" : fromType === "x-wav" || fromType === "wave" ? "wav" : (fromType ?? fromName ?? "wav");
+  const candidate =
+    fromType === "mpeg" ? "mp3" : fromType === "x-wav" || fromType === "wave" ? "wav" : (fromType ?? fromName ?? "wav");
   return ["wav", "mp3", "webm", "ogg", "flac", "m4a", "aac"].includes(candidate) ? candidate : (fromName ?? "wav");
 }
 
-async function okJson(connection: GatewayConnection, path: string, response: Awaited<ReturnType<typeof gatewayRequest>>): Promise<Record<string, unknown>> {
+async function okJson(
+  connection: GatewayConnection,
+  path: string,
+  response: Awaited<ReturnType<typeof gatewayRequest>>,
+): Promise<Record<string, unknown>> {
   const text = await response.body.text();
-  if (response.statusCode < 200 || response.statusCode >= 300) throw upstreamFailure(connection, path, response.statusCode, text);
+  if (response.statusCode < 200 || response.statusCode >= 300)
+    throw upstreamFailure(connection, path, response.statusCode, text);
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
@@ -33,7 +39,11 @@ export async function transcribeMultipart(connection: GatewayConnection, model: 
   const form = new FormData();
   form.set("model", model);
   form.set("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mimeType }), audio.fileName);
-  const body = await okJson(connection, "/audio/transcriptions", await gatewayRequest(connection, "/audio/transcriptions", { method: "POST", body: form }));
+  const body = await okJson(
+    connection,
+    "/audio/transcriptions",
+    await gatewayRequest(connection, "/audio/transcriptions", { method: "POST", body: form }),
+  );
   if (typeof body.text !== "string") throw new UpstreamError(502, "the gateway's transcription had no text");
   return { text: body.text, usage: body.usage };
 }

@@ -34,8 +34,14 @@ export function hostGuard(deps: AccessDeps): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers.host;
     const name = header ? parseHostHeader(header) : undefined;
-    if (name && (isLoopbackHost(name) || deps.allowedHosts().some((host) => host.toLowerCase() === name))) return next();
-    next(new AppError("forbidden", "this Host is not allowed; add it to the allowedHosts setting to reach Parley by that name"));
+    if (name && (isLoopbackHost(name) || deps.allowedHosts().some((host) => host.toLowerCase() === name)))
+      return next();
+    next(
+      new AppError(
+        "forbidden",
+        "this Host is not allowed; add it to the allowedHosts setting to reach Parley by that name",
+      ),
+    );
   };
 }
 
@@ -146,9 +152,20 @@ export function tokenLogin(deps: AccessDeps): RequestHandler {
 
 /** The HttpOnly, SameSite=Strict session cookie, living as long as the session may stay idle. */
 export function setSessionCookie(res: Response, id: string, idleMs: number): void {
-  res.setHeader("Set-Cookie", serializeCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: "strict", path: "/", maxAge: Math.floor(idleMs / 1000) }));
+  res.setHeader(
+    "Set-Cookie",
+    serializeCookie(SESSION_COOKIE, id, {
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/",
+      maxAge: Math.floor(idleMs / 1000),
+    }),
+  );
 }
 
 export function clearSessionCookie(res: Response): void {
-  res.setHeader("Set-Cookie", serializeCookie(SESSION_COOKIE, "", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 0 }));
+  res.setHeader(
+    "Set-Cookie",
+    serializeCookie(SESSION_COOKIE, "", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 0 }),
+  );
 }

@@ -14,7 +14,8 @@ export function errorBody(error: AppError): ApiErrorBody {
 /** Body-parser and other http-errors style failures, mapped onto contract codes. */
 function fromHttpError(error: { type?: string; status?: number; message?: string }): AppError | undefined {
   if (error.type === "entity.too.large") return new AppError("payload_too_large", "the request body is too large");
-  if (error.type === "entity.parse.failed") return new AppError("invalid_request", "the request body is not valid JSON");
+  if (error.type === "entity.parse.failed")
+    return new AppError("invalid_request", "the request body is not valid JSON");
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
     return new AppError("invalid_request", "the request body encoding is not supported");
   }

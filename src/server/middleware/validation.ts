@@ -11,6 +11,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
 
 /** The first problems in words, each with the field it is about, so the message alone says what to fix. */
 function summary(issues: z.core.$ZodIssue[]): string {
-  const shown = issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : ""}${issue.message}`);
+  const shown = issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : ""}${issue.message}`);
   return shown.join("; ") + (issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : "");
 }

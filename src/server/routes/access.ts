@@ -6,7 +6,13 @@ import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { AppError, invalid } from "../../core/app-error";
 import { parseHostHeader, resolvedPath } from "../../core/request-path";
 import type { AccessService, RelyingParty } from "../../services/access-service";
-import { clearSessionCookie, isAuthenticated, sessionId, setSessionCookie, type AccessDeps } from "../middleware/access";
+import {
+  clearSessionCookie,
+  isAuthenticated,
+  sessionId,
+  setSessionCookie,
+  type AccessDeps,
+} from "../middleware/access";
 import type { z } from "zod";
 import type { authenticationOptionsSchema, registrationOptionsSchema } from "../../shared/api-routes";
 import { created, route } from "../define-route";
@@ -111,7 +117,11 @@ export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () =>
 
   // The WebAuthn library's JSON types are interfaces, which TypeScript does not match to the table's open
   // (`looseObject`) schemas; they are the same shape.
-  route(router, "POST /api/access/passkeys/register/options", async ({ req }) => (await access.registrationOptions(ownerOf(req), relyingParty(req))) as RegistrationOptions);
+  route(
+    router,
+    "POST /api/access/passkeys/register/options",
+    async ({ req }) => (await access.registrationOptions(ownerOf(req), relyingParty(req))) as RegistrationOptions,
+  );
 
   route(router, "POST /api/access/passkeys/register/verify", async ({ body, req }) =>
     created(await access.verifyRegistration(ownerOf(req), relyingParty(req), body.name, body.response as never)),
@@ -124,7 +134,15 @@ export function accessRoutes(deps: AccessDeps, sessionsEnded: () => void = () =>
       // The challenge belongs to this browser only: a cookie of its own, short-lived.
       const attempt = randomBytes(24).toString("base64url");
       const options = await access.authenticationOptions(clientOf(req), attempt, relyingParty(req));
-      res.setHeader("Set-Cookie", serializeCookie(ATTEMPT_COOKIE, attempt, { httpOnly: true, sameSite: "strict", path: "/api/access/", maxAge: ATTEMPT_TTL_S }));
+      res.setHeader(
+        "Set-Cookie",
+        serializeCookie(ATTEMPT_COOKIE, attempt, {
+          httpOnly: true,
+          sameSite: "strict",
+          path: "/api/access/",
+          maxAge: ATTEMPT_TTL_S,
+        }),
+      );
       return options as AuthenticationOptions;
     },
     loginOpen,
@@ -193,11 +211,14 @@ function sendLoginPage(req: Request, res: Response, access: AccessService): void
   const host = req.headers.host ?? "";
   const name = parseHostHeader(host);
   // The port comes from the parsed Host only: nothing of the header is echoed into the page otherwise.
-  const port = name && host.lastIndexOf(":") > host.lastIndexOf("]") ? Number(host.slice(host.lastIndexOf(":") + 1)) : undefined;
+  const port =
+    name && host.lastIndexOf(":") > host.lastIndexOf("]") ? Number(host.slice(host.lastIndexOf(":") + 1)) : undefined;
   const localhostUrl = name && isIpAddress(name) ? `http://localhost${port ? `:${port}` : ""}/login` : undefined;
   res.setHeader("Content-Security-Policy", WEB_UI_CSP);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "no-referrer");
   res.setHeader("Cache-Control", "no-store");
-  res.type("html").send(loginPage({ passwordSet: access.passwordSet(), passkeys: access.listPasskeys().length > 0, localhostUrl }));
+  res
+    .type("html")
+    .send(loginPage({ passwordSet: access.passwordSet(), passkeys: access.listPasskeys().length > 0, localhostUrl }));
 }

@@ -7,7 +7,11 @@ import type { PromptService } from "../../services/prompt-service";
 import { setAgentPrompt } from "../../services/agent-settings";
 import { route } from "../define-route";
 
-export function agentRoutes(deps: { settings: SettingsService; projects: ProjectRegistry; prompts: PromptService }): Router {
+export function agentRoutes(deps: {
+  settings: SettingsService;
+  projects: ProjectRegistry;
+  prompts: PromptService;
+}): Router {
   const router = routeRouter();
   const snapshot = async (projectDir: string) => deps.settings.snapshot(await deps.projects.lookup(projectDir));
 
@@ -15,12 +19,24 @@ export function agentRoutes(deps: { settings: SettingsService; projects: Project
   route(router, "GET /api/agents", async ({ query, res }) => {
     const { agents, issues } = (await snapshot(query.projectDir)).agents;
     if (issues.length > 0) res.setHeader("X-Parley-Skipped-Entries", String(issues.length));
-    return agents.map(({ name, description, model, tools, promptId }) => ({ name, description, ...(model ? { model } : {}), ...(tools ? { tools } : {}), ...(promptId ? { promptId } : {}) }));
+    return agents.map(({ name, description, model, tools, promptId }) => ({
+      name,
+      description,
+      ...(model ? { model } : {}),
+      ...(tools ? { tools } : {}),
+      ...(promptId ? { promptId } : {}),
+    }));
   });
 
   /** The Agents page picks an agent's prompt; everything else about the agent stays as written. */
   route(router, "PUT /api/agents/:name/prompt", async ({ params, body }) => {
-    await setAgentPrompt(deps.settings, deps.prompts, await deps.projects.resolveDir(body.projectDir), params.name, body.promptId);
+    await setAgentPrompt(
+      deps.settings,
+      deps.prompts,
+      await deps.projects.resolveDir(body.projectDir),
+      params.name,
+      body.promptId,
+    );
   });
 
   route(router, "GET /api/actions", async ({ query, res }) => {

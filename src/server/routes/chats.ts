@@ -27,7 +27,9 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
 
   route(router, "GET /api/projects/:id/chats", ({ params }) => deps.chatService.list(deps.projects.byId(params.id).id));
 
-  route(router, "POST /api/projects/:id/chats", async ({ params, body }) => created(await deps.chatService.create(deps.projects.byId(params.id), body)));
+  route(router, "POST /api/projects/:id/chats", async ({ params, body }) =>
+    created(await deps.chatService.create(deps.projects.byId(params.id), body)),
+  );
 
   route(router, "GET /api/chats/:id", ({ params }) => deps.chatService.withMessages(params.id));
 

@@ -49,7 +49,10 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
     const unreadable = () => settle(invalid(UNREADABLE));
     const stillArriving = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => settle(invalid(`the recording stopped arriving (nothing for ${idleMs / 1000} s); try again`)), idleMs);
+      idle = setTimeout(
+        () => settle(invalid(`the recording stopped arriving (nothing for ${idleMs / 1000} s); try again`)),
+        idleMs,
+      );
     };
     req.on("data", stillArriving);
     // A client that goes away mid-body: nothing more will come, and nobody waits for the answer.
@@ -68,7 +71,11 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("limit", () => (tooLarge = true));
       stream.on("end", () => {
-        result.audio = { bytes: Buffer.concat(chunks), mimeType: info.mimeType, fileName: info.filename ?? "audio.wav" };
+        result.audio = {
+          bytes: Buffer.concat(chunks),
+          mimeType: info.mimeType,
+          fileName: info.filename ?? "audio.wav",
+        };
       });
     });
     parser.on("error", unreadable);
@@ -81,7 +88,11 @@ function readUpload(req: Request, idleMs: number): Promise<{ audio?: Audio; mode
   });
 }
 
-export function dictationRoutes(deps: { settings: SettingsService; dictation: Dictation; uploadIdleMs?: number }): Router {
+export function dictationRoutes(deps: {
+  settings: SettingsService;
+  dictation: Dictation;
+  uploadIdleMs?: number;
+}): Router {
   const router = routeRouter();
   uploadRoute(router, "POST /api/dictation/transcribe", async ({ req, res }) => {
     const upload = await readUpload(req, deps.uploadIdleMs ?? UPLOAD_IDLE_MS).catch((error: unknown) => {

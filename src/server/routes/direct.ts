@@ -9,7 +9,12 @@ import type { SettingsService } from "../../services/settings-service";
 import { route } from "../define-route";
 import { routeRouter } from "./router";
 
-export type DirectRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; chatService: ChatService; directRuns: DirectRuns };
+export type DirectRoutesDeps = {
+  settings: SettingsService;
+  projects: ProjectRegistry;
+  chatService: ChatService;
+  directRuns: DirectRuns;
+};
 
 export function directRoutes(deps: DirectRoutesDeps): Router {
   const router = routeRouter();
@@ -24,7 +29,10 @@ export function directRoutes(deps: DirectRoutesDeps): Router {
 
   route(router, "POST /api/composer/route", async ({ body }) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(body.projectDir));
-    return routeComposerText(body.text, { agents: snapshot.agents.agents.map((a) => a.name), actions: snapshot.actions.actions.map((a) => a.id) });
+    return routeComposerText(body.text, {
+      agents: snapshot.agents.agents.map((a) => a.name),
+      actions: snapshot.actions.actions.map((a) => a.id),
+    });
   });
 
   route(router, "POST /api/tools/subagent", async ({ body }) => {

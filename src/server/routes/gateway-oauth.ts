@@ -24,7 +24,12 @@ export function gatewayOAuthRoutes(deps: { gatewayOAuth: GatewayOAuth; accounts:
     const returnTo = deps.gatewayOAuth.returnToFor(query.state);
     const result = await deps.gatewayOAuth.complete(query.code, query.state);
     const page = oauthResultPage(result, returnTo);
-    res.status(result.ok ? 200 : 400).setHeader("Content-Security-Policy", page.csp).setHeader("Cache-Control", "no-store").type("html").send(page.html);
+    res
+      .status(result.ok ? 200 : 400)
+      .setHeader("Content-Security-Policy", page.csp)
+      .setHeader("Cache-Control", "no-store")
+      .type("html")
+      .send(page.html);
   });
 
   route(router, "GET /api/providers/gateway/accounts", () => deps.accounts.list());

@@ -10,7 +10,9 @@ import { routeRouter } from "./router";
 export function instructionRoutes(deps: { settings: SettingsService; projects: ProjectRegistry }): Router {
   const router = routeRouter();
 
-  route(router, "GET /api/instructions", async ({ query }) => instructionSources(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))));
+  route(router, "GET /api/instructions", async ({ query }) =>
+    instructionSources(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))),
+  );
 
   return router;
 }

@@ -14,7 +14,9 @@ export type McpRoutesDeps = { settings: SettingsService; projects: ProjectRegist
 export function mcpRoutes(deps: McpRoutesDeps): Router {
   const router = routeRouter();
 
-  route(router, "GET /api/mcp/servers", async ({ query }) => deps.mcp.servers(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))));
+  route(router, "GET /api/mcp/servers", async ({ query }) =>
+    deps.mcp.servers(await deps.settings.snapshot(await deps.projects.lookup(query.projectDir))),
+  );
 
   route(router, "POST /api/mcp/servers/:id/restart", async ({ params, query }) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));

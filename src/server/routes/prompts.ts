@@ -8,9 +8,14 @@ import type { ProjectRegistry } from "../../services/project-registry";
 import type { PromptService } from "../../services/prompt-service";
 import { created, route } from "../define-route";
 
-export function promptRoutes(deps: { prompts: PromptService; projects: ProjectRegistry; settings: SettingsService }): Router {
+export function promptRoutes(deps: {
+  prompts: PromptService;
+  projects: ProjectRegistry;
+  settings: SettingsService;
+}): Router {
   const router = routeRouter();
-  const projectFor = async (scope: PromptScope, projectDir: string | undefined) => (scope === "project" ? deps.projects.resolveDir(projectDir) : undefined);
+  const projectFor = async (scope: PromptScope, projectDir: string | undefined) =>
+    scope === "project" ? deps.projects.resolveDir(projectDir) : undefined;
 
   route(router, "GET /api/prompts", async ({ query, res }) => {
     if (!("projectDir" in query)) return deps.prompts.listApp();
@@ -23,9 +28,13 @@ export function promptRoutes(deps: { prompts: PromptService; projects: ProjectRe
 
   route(router, "GET /api/prompts/defaults", () => [...PROMPT_PROFILES]);
 
-  route(router, "POST /api/prompts", async ({ body }) => created(await deps.prompts.create(body.scope, await projectFor(body.scope, body.projectDir), body.prompt)));
+  route(router, "POST /api/prompts", async ({ body }) =>
+    created(await deps.prompts.create(body.scope, await projectFor(body.scope, body.projectDir), body.prompt)),
+  );
 
-  route(router, "PUT /api/prompts/:id", async ({ params, body }) => deps.prompts.update(body.scope, await projectFor(body.scope, body.projectDir), params.id, body.prompt));
+  route(router, "PUT /api/prompts/:id", async ({ params, body }) =>
+    deps.prompts.update(body.scope, await projectFor(body.scope, body.projectDir), params.id, body.prompt),
+  );
 
   route(router, "DELETE /api/prompts/:id", async ({ params, query }) => {
     await deps.prompts.delete(query.scope, await projectFor(query.scope, query.projectDir), params.id);

@@ -17,13 +17,21 @@ export function settingsRoutes(deps: SettingsDeps): Router {
   route(router, "PATCH /api/settings/app", ({ body }) => settings.patchApp(body));
   route(router, "GET /api/settings/app/quarantine", () => deps.appStore.listQuarantined());
 
-  route(router, "GET /api/settings/project", async ({ query }) => settings.getProject(await projects.lookup(query.projectDir)));
-  route(router, "PATCH /api/settings/project", async ({ query, body }) => settings.patchProject(await projects.resolveDir(query.projectDir), body));
-  route(router, "PUT /api/settings/project/storage", async ({ query, body }) => settings.setStorage(await projects.resolveDir(query.projectDir), body.dbBacked));
+  route(router, "GET /api/settings/project", async ({ query }) =>
+    settings.getProject(await projects.lookup(query.projectDir)),
+  );
+  route(router, "PATCH /api/settings/project", async ({ query, body }) =>
+    settings.patchProject(await projects.resolveDir(query.projectDir), body),
+  );
+  route(router, "PUT /api/settings/project/storage", async ({ query, body }) =>
+    settings.setStorage(await projects.resolveDir(query.projectDir), body.dbBacked),
+  );
 
   // `provenance` was added later beside `settings`; clients that read only `settings` are unaffected.
   route(router, "GET /api/settings/resolved", async ({ query }) =>
-    settings.resolvedWithProvenance(query.projectDir === undefined ? undefined : await projects.lookup(query.projectDir)),
+    settings.resolvedWithProvenance(
+      query.projectDir === undefined ? undefined : await projects.lookup(query.projectDir),
+    ),
   );
 
   return router;

@@ -31,8 +31,22 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
     const gates = snapshot.gates;
     const tools: CatalogTool[] = [
-      ...NATIVE_TOOLS.map((t) => ({ name: t.name, kind: "native" as const, description: t.description, parameters: t.parameters, gate: toolGate(t.name, gates) })),
-      ...deps.mcp.toolsFor(snapshot).map((t) => ({ name: t.id, kind: "mcp" as const, description: t.description, ...(t.parameters ? { parameters: t.parameters } : {}), serverId: t.serverId, server: t.serverId, gate: toolGate(t.id, gates) })),
+      ...NATIVE_TOOLS.map((t) => ({
+        name: t.name,
+        kind: "native" as const,
+        description: t.description,
+        parameters: t.parameters,
+        gate: toolGate(t.name, gates),
+      })),
+      ...deps.mcp.toolsFor(snapshot).map((t) => ({
+        name: t.id,
+        kind: "mcp" as const,
+        description: t.description,
+        ...(t.parameters ? { parameters: t.parameters } : {}),
+        serverId: t.serverId,
+        server: t.serverId,
+        gate: toolGate(t.id, gates),
+      })),
     ];
     return tools;
   });
@@ -43,9 +57,15 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
       // "Always allow" writes an `allow` gate into the project: in an untrusted project that loosening
       // would not count, so the user trusts the project first ("Trust and allow"). The call keeps waiting.
       const snapshot = await deps.settings.snapshot(deps.projects.byId(chat.projectId));
-      if (!snapshot.trusted) throw new AppError("forbidden", "this project is not trusted, so Parley cannot always allow a tool in it; trust the project (Settings, This project) and allow again, or allow just this call");
+      if (!snapshot.trusted)
+        throw new AppError(
+          "forbidden",
+          "this project is not trusted, so Parley cannot always allow a tool in it; trust the project (Settings, This project) and allow again, or allow just this call",
+        );
     }
-    if (!deps.interactions.approve(params.id, params.call, { decision: body.decision, remember: body.remember === true })) {
+    if (
+      !deps.interactions.approve(params.id, params.call, { decision: body.decision, remember: body.remember === true })
+    ) {
       throw notFound(`no call ${params.call} is waiting for an approval in this chat`);
     }
   });

@@ -11,7 +11,13 @@ import type { McpManager } from "../../tools/mcp/manager";
 import { route } from "../define-route";
 import { routeRouter } from "./router";
 
-export type TrustRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; mcp: McpManager; trust: ProjectTrust; events: EventBus };
+export type TrustRoutesDeps = {
+  settings: SettingsService;
+  projects: ProjectRegistry;
+  mcp: McpManager;
+  trust: ProjectTrust;
+  events: EventBus;
+};
 
 export function trustRoutes(deps: TrustRoutesDeps): Router {
   const router = routeRouter();
@@ -26,9 +32,14 @@ export function trustRoutes(deps: TrustRoutesDeps): Router {
     const project = deps.projects.byId(params.id);
     const layer = await deps.settings.readProjectLayer(project);
     if (body.trusted && deps.trust.restricted) {
-      throw conflict("VS Code's Restricted Mode is on for this workspace: trust the workspace in VS Code (Manage Workspace Trust) first");
+      throw conflict(
+        "VS Code's Restricted Mode is on for this workspace: trust the workspace in VS Code (Manage Workspace Trust) first",
+      );
     }
-    if (body.trusted && !layer.raw) throw conflict(`${layer.error ?? "the project settings cannot be read"}; fix the file before trusting what it holds`);
+    if (body.trusted && !layer.raw)
+      throw conflict(
+        `${layer.error ?? "the project settings cannot be read"}; fix the file before trusting what it holds`,
+      );
     if (body.trusted) deps.trust.trust(project.id, layer.raw);
     else deps.trust.distrust(project.id);
     deps.mcp.ensure(await deps.settings.snapshot(project));

@@ -20,7 +20,8 @@ browser and to the VS Code side panel.</p>
  * The UI holds a session and shows model output: only its own scripts, styles and API, and no
  * remote images (a Markdown image could carry data out in its URL).
  */
-export const WEB_UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const WEB_UI_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function webUiRoutes(webviewDir: string | undefined): Router {
   const router = routeRouter();
@@ -33,7 +34,9 @@ export function webUiRoutes(webviewDir: string | undefined): Router {
   const index = webviewDir ? path.join(webviewDir, "index.html") : undefined;
   if (webviewDir && index && fs.existsSync(index)) {
     // Browsers ask for /favicon.ico on their own: answer with the app's icon instead of a 404.
-    router.get("/favicon.ico", (_req, res) => res.type("image/svg+xml").sendFile(path.resolve(webviewDir, "favicon.svg")));
+    router.get("/favicon.ico", (_req, res) =>
+      res.type("image/svg+xml").sendFile(path.resolve(webviewDir, "favicon.svg")),
+    );
     router.use(express.static(webviewDir, { index: "index.html", fallthrough: true }));
   } else {
     router.get("/", (_req, res) => {

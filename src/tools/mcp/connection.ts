@@ -62,9 +62,17 @@ export class McpConnection {
     return this.stdio ? this.stdio.pid : null;
   }
 
-  static async open(options: ConnectOptions): Promise<{ connection: McpConnection; tools: McpTool[]; truncatedFrom?: number }> {
+  static async open(
+    options: ConnectOptions,
+  ): Promise<{ connection: McpConnection; tools: McpTool[]; truncatedFrom?: number }> {
     const { entry } = options;
-    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadMcpSdk();
+    const {
+      Client,
+      getDefaultEnvironment,
+      StdioClientTransport,
+      StreamableHTTPClientTransport,
+      ToolListChangedNotificationSchema,
+    } = await loadMcpSdk();
     const stdio =
       entry.transport === "stdio"
         ? new StdioClientTransport({
@@ -77,7 +85,8 @@ export class McpConnection {
             maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
           })
         : undefined;
-    const transport: Transport = stdio ?? new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit: { headers: options.headers } });
+    const transport: Transport =
+      stdio ?? new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit: { headers: options.headers } });
     const client = new Client({ name: "parley", version: "1" }, { capabilities: {} });
     const connection = new McpConnection(client, transport, stdio);
     if (stdio) {
@@ -100,7 +109,9 @@ export class McpConnection {
       return { connection, ...listed };
     } catch (error) {
       await connection.close();
-      throw new Error(`${describeError(error)}${connection.stderr ? `; stderr: ${connection.stderr.slice(-500)}` : ""}`);
+      throw new Error(
+        `${describeError(error)}${connection.stderr ? `; stderr: ${connection.stderr.slice(-500)}` : ""}`,
+      );
     }
   }
 
@@ -111,7 +122,9 @@ export class McpConnection {
     do {
       const page = await this.client.listTools(cursor ? { cursor } : undefined, timeout ? { timeout } : undefined);
       total += page.tools.length;
-      for (const tool of page.tools) if (tools.length < MAX_TOOLS) tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      for (const tool of page.tools)
+        if (tools.length < MAX_TOOLS)
+          tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
       cursor = page.nextCursor;
     } while (cursor && total < 100_000);
     return total > MAX_TOOLS ? { tools, truncatedFrom: total } : { tools };

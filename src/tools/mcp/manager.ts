@@ -96,7 +96,8 @@ export class McpManager {
         transport: entry.transport,
         scope: config.scope,
         enabled: entry.enabled !== false,
-        toolCount: (instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id)).length,
+        toolCount: (instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id))
+          .length,
         ...(entry.transport === "stdio" ? { command: commandLine(entry) } : {}),
       };
       if (this.needsTrust(config, snapshot)) return { ...base, status: "untrusted" as const };
@@ -119,7 +120,9 @@ export class McpManager {
     const configs = configuredServers(snapshot.settings, snapshot.layer.value);
     this.projects.add(snapshot.project.id);
     const wanted = new Set(
-      configs.filter((c) => c.entry.enabled !== false && !this.needsTrust(c, snapshot)).map((c) => instanceKey(c, snapshot.project.id)),
+      configs
+        .filter((c) => c.entry.enabled !== false && !this.needsTrust(c, snapshot))
+        .map((c) => instanceKey(c, snapshot.project.id)),
     );
     for (const [key, instance] of this.instances) {
       if (key.startsWith(`project:${snapshot.project.id}:`) && !wanted.has(key)) {
@@ -138,7 +141,10 @@ export class McpManager {
   async restart(snapshot: ProjectSnapshot, serverId: string): Promise<void> {
     const config = configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === serverId);
     if (!config) throw new ToolError(`no MCP server "${serverId}" in this project`);
-    if (this.needsTrust(config, snapshot)) throw new ToolError(`the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`);
+    if (this.needsTrust(config, snapshot))
+      throw new ToolError(
+        `the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`,
+      );
     this.projects.add(snapshot.project.id);
     await this.start(config, snapshot).catch(() => {});
   }
@@ -149,30 +155,55 @@ export class McpManager {
       if (config.entry.enabled === false || this.needsTrust(config, snapshot)) return [];
       const instance = this.current(config, snapshot.project.id);
       const tools = instance?.status === "ready" ? instance.tools : this.cachedTools(config, snapshot.project.id);
-      return tools.map((tool) => ({ id: mcpToolId(config.entry.id, tool.name), serverId: config.entry.id, tool: tool.name, description: tool.description ?? "", parameters: tool.inputSchema }));
+      return tools.map((tool) => ({
+        id: mcpToolId(config.entry.id, tool.name),
+        serverId: config.entry.id,
+        tool: tool.name,
+        description: tool.description ?? "",
+        parameters: tool.inputSchema,
+      }));
     });
   }
 
   /** Runs `mcp__<server>__<tool>`: the server started if need be, the arguments checked first. */
-  async call(snapshot: ProjectSnapshot, toolId: string, args: unknown, signal: AbortSignal): Promise<{ ok: boolean; output: string }> {
+  async call(
+    snapshot: ProjectSnapshot,
+    toolId: string,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; output: string }> {
     const match = /^mcp__([a-z0-9-]{1,32})__(.+)$/.exec(toolId);
-    const config = match ? configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === match[1]) : undefined;
-    if (!match || !config || config.entry.enabled === false) throw new ToolError(`no MCP server offers "${toolId}" in this project`);
-    if (this.needsTrust(config, snapshot)) throw new ToolError(`the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`);
+    const config = match
+      ? configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === match[1])
+      : undefined;
+    if (!match || !config || config.entry.enabled === false)
+      throw new ToolError(`no MCP server offers "${toolId}" in this project`);
+    if (this.needsTrust(config, snapshot))
+      throw new ToolError(
+        `the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`,
+      );
     this.ensure(snapshot);
     const instance = this.instances.get(instanceKey(config, snapshot.project.id));
     if (!instance) throw new ToolError(`the MCP server "${config.entry.id}" is not running`);
-    await raceAbort(instance.ready.catch(() => {}), signal);
-    if (instance.status !== "ready" || !instance.connection) throw new ToolError(`the MCP server "${config.entry.id}" is not ready: ${instance.error ?? instance.status}`);
+    await raceAbort(
+      instance.ready.catch(() => {}),
+      signal,
+    );
+    if (instance.status !== "ready" || !instance.connection)
+      throw new ToolError(`the MCP server "${config.entry.id}" is not ready: ${instance.error ?? instance.status}`);
     const tool = instance.tools.find((t) => t.name === match[2]);
     if (!tool) throw new ToolError(`the MCP server "${config.entry.id}" has no tool "${match[2]}"`);
     const problems = validateArguments(tool.inputSchema, args);
     if (problems) throw new ToolError(`the arguments do not fit ${toolId}'s schema: ${problems.join("; ")}`);
     try {
-      const result = await instance.connection.client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, {
-        signal,
-        timeout: this.deps.callTimeoutMs ?? 60_000,
-      });
+      const result = await instance.connection.client.callTool(
+        { name: tool.name, arguments: args as Record<string, unknown> },
+        undefined,
+        {
+          signal,
+          timeout: this.deps.callTimeoutMs ?? 60_000,
+        },
+      );
       return toolOutput(result as { content?: unknown; isError?: unknown; structuredContent?: unknown });
     } catch (error) {
       if (signal.aborted) throw new ToolError("the turn was cancelled");
@@ -215,9 +246,21 @@ export class McpManager {
   private start(config: McpServerConfig, snapshot: ProjectSnapshot): Promise<void> {
     const key = instanceKey(config, snapshot.project.id);
     const previous = this.instances.get(key);
-    const instance: Instance = { key, config, status: "starting", tools: [], ready: Promise.resolve(), attempts: 0, startedAt: Date.now(), stopped: false, launch: async () => {} };
+    const instance: Instance = {
+      key,
+      config,
+      status: "starting",
+      tools: [],
+      ready: Promise.resolve(),
+      attempts: 0,
+      startedAt: Date.now(),
+      stopped: false,
+      launch: async () => {},
+    };
     this.instances.set(key, instance);
-    let secrets: { env: Record<string, string>; headers: Record<string, string> } | Error = new Error("not resolved yet");
+    let secrets: { env: Record<string, string>; headers: Record<string, string> } | Error = new Error(
+      "not resolved yet",
+    );
     const cwd = this.workingDir(config, snapshot);
     instance.launch = async () => {
       if (instance.stopped) return;
@@ -238,7 +281,9 @@ export class McpManager {
         });
         if (instance.stopped) return void (await opened.connection.close());
         instance.connection = opened.connection;
-        instance.warning = opened.truncatedFrom ? `the server lists ${opened.truncatedFrom} tools; only the first ${opened.tools.length} are offered` : undefined;
+        instance.warning = opened.truncatedFrom
+          ? `the server lists ${opened.truncatedFrom} tools; only the first ${opened.tools.length} are offered`
+          : undefined;
         this.setTools(instance, opened.tools);
         instance.status = "ready";
         this.notify(instance);
@@ -287,9 +332,16 @@ export class McpManager {
   }
 
   /** The server's `env` and `headers` with each `"<secret>"` taken from the secret store, bound to its command or URL. */
-  private async secrets(entry: McpServerEntry, snapshot: ProjectSnapshot): Promise<{ env: Record<string, string>; headers: Record<string, string> }> {
+  private async secrets(
+    entry: McpServerEntry,
+    snapshot: ProjectSnapshot,
+  ): Promise<{ env: Record<string, string>; headers: Record<string, string> }> {
     const binding = entryOrigin(snapshot.settings, "mcpServers", entry.id);
-    const resolve = async (values: Record<string, string> | undefined, slotOf: (name: string) => string, what: string) => {
+    const resolve = async (
+      values: Record<string, string> | undefined,
+      slotOf: (name: string) => string,
+      what: string,
+    ) => {
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(values ?? {})) {
         if (value !== SECRET_PLACEHOLDER) {
@@ -297,7 +349,10 @@ export class McpManager {
           continue;
         }
         const stored = binding ? await this.deps.credentials.get(slotOf(name), binding) : undefined;
-        if (stored === undefined) throw new Error(`${what} ${name} has no stored value for this ${entry.transport === "http" ? "URL" : "command"}; set it again in Settings, MCP servers`);
+        if (stored === undefined)
+          throw new Error(
+            `${what} ${name} has no stored value for this ${entry.transport === "http" ? "URL" : "command"}; set it again in Settings, MCP servers`,
+          );
         out[name] = stored;
       }
       return out;
@@ -312,7 +367,8 @@ export class McpManager {
   private workingDir(config: McpServerConfig, snapshot: ProjectSnapshot): string | Error {
     const root = snapshot.project.dir;
     const cwd = config.entry.cwd ? path.resolve(root, config.entry.cwd) : root;
-    if (config.scope === "project" && !isInsideOrRoot(root, cwd)) return new Error("the server's cwd leads out of the project");
+    if (config.scope === "project" && !isInsideOrRoot(root, cwd))
+      return new Error("the server's cwd leads out of the project");
     if (!fs.existsSync(cwd)) return new Error(`the server's cwd ${config.entry.cwd} does not exist`);
     return cwd;
   }

@@ -14,13 +14,21 @@ export type McpServerConfig = {
 
 /** Every valid server entry; `projectLayer` (the project's own validated layer) says which are the project's. */
 export function configuredServers(settings: ResolvedSettings, projectLayer: JsonObject): McpServerConfig[] {
-  const own = new Set((Array.isArray(projectLayer.mcpServers) ? projectLayer.mcpServers : []).filter(isPlainObject).map((e) => e.id));
+  const own = new Set(
+    (Array.isArray(projectLayer.mcpServers) ? projectLayer.mcpServers : []).filter(isPlainObject).map((e) => e.id),
+  );
   const list = Array.isArray(settings.mcpServers) ? settings.mcpServers : [];
   return list.flatMap((raw) => {
     const parsed = mcpServerEntrySchema.safeParse(raw);
     if (!parsed.success) return [];
     const entry = parsed.data;
-    return [{ entry, scope: own.has(entry.id) ? ("project" as const) : ("app" as const), fingerprint: createHash("sha256").update(JSON.stringify(entry)).digest("hex") }];
+    return [
+      {
+        entry,
+        scope: own.has(entry.id) ? ("project" as const) : ("app" as const),
+        fingerprint: createHash("sha256").update(JSON.stringify(entry)).digest("hex"),
+      },
+    ];
   });
 }
 
@@ -37,11 +45,15 @@ export function instanceKey(config: McpServerConfig, projectId: string): string 
  */
 export function toolCacheKey(instanceKey: string, config: McpServerConfig): string {
   const { transport, command, args, cwd, url } = config.entry;
-  const launch = createHash("sha256").update(JSON.stringify([transport, command ?? null, args ?? [], cwd ?? null, url ?? null])).digest("hex");
+  const launch = createHash("sha256")
+    .update(JSON.stringify([transport, command ?? null, args ?? [], cwd ?? null, url ?? null]))
+    .digest("hex");
   return `${instanceKey}#${launch}`;
 }
 
 /** What the trust prompt shows: the command line a project wants to run. */
 export function commandLine(entry: McpServerEntry): string {
-  return [entry.command ?? "", ...(entry.args ?? [])].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(" ");
+  return [entry.command ?? "", ...(entry.args ?? [])]
+    .map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part))
+    .join(" ");
 }

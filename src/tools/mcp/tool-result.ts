@@ -2,7 +2,15 @@
 // described rather than inlined, `isError` as a failed call, and everything capped like command output.
 import { DEFAULT_OUTPUT_CAP_BYTES } from "../output-cap";
 
-type Content = { type?: unknown; text?: unknown; mimeType?: unknown; data?: unknown; resource?: unknown; uri?: unknown; name?: unknown };
+type Content = {
+  type?: unknown;
+  text?: unknown;
+  mimeType?: unknown;
+  data?: unknown;
+  resource?: unknown;
+  uri?: unknown;
+  name?: unknown;
+};
 
 function describe(part: Content): string {
   switch (part.type) {
@@ -15,7 +23,9 @@ function describe(part: Content): string {
     }
     case "resource": {
       const resource = (part.resource ?? {}) as { uri?: unknown; text?: unknown; mimeType?: unknown };
-      return typeof resource.text === "string" ? `[resource ${String(resource.uri)}]\n${resource.text}` : `[resource ${String(resource.uri)} (${String(resource.mimeType ?? "binary")})]`;
+      return typeof resource.text === "string"
+        ? `[resource ${String(resource.uri)}]\n${resource.text}`
+        : `[resource ${String(resource.uri)} (${String(resource.mimeType ?? "binary")})]`;
     }
     case "resource_link":
       return `[resource link: ${String(part.name ?? part.uri)} ${String(part.uri ?? "")}]`;
@@ -24,7 +34,10 @@ function describe(part: Content): string {
   }
 }
 
-export function toolOutput(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): { ok: boolean; output: string } {
+export function toolOutput(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): {
+  ok: boolean;
+  output: string;
+} {
   const parts = Array.isArray(result.content) ? (result.content as Content[]) : [];
   let output = parts.map(describe).filter(Boolean).join("\n");
   if (!output && result.structuredContent !== undefined) output = JSON.stringify(result.structuredContent);

@@ -11,11 +11,15 @@ const PASSWORD = "correct horse battery staple";
 /** A request with a Host header of our choosing (fetch will not send one). */
 function raw(url: string, method: string, headers: Record<string, string>, body?: unknown) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, "content-type": "application/json" } }, (res) => {
-      let text = "";
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-    });
+    const req = http.request(
+      url,
+      { method, headers: body === undefined ? headers : { ...headers, "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -32,12 +36,21 @@ describe("UI route table: access", function () {
     assert.ok(parsed.success, `${key} answered a shape its schema refuses: ${JSON.stringify(parsed.error?.issues)}`);
   }
 
-  async function check(key: ApiRouteKey, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<string> {
+  async function check(
+    key: ApiRouteKey,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<string> {
     const method = key.slice(0, key.indexOf(" "));
     const sent = body === undefined ? {} : { body: JSON.stringify(body) };
     const response = await fetch(`${server.url}${path}`, {
       method,
-      headers: { ...(cookie ? { cookie } : { authorization: `Bearer ${server.token}` }), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      headers: {
+        ...(cookie ? { cookie } : { authorization: `Bearer ${server.token}` }),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
       ...sent,
     });
     const text = await response.text();
@@ -61,8 +74,15 @@ describe("UI route table: access", function () {
     const sessions = JSON.parse(await check("GET /api/access/sessions", "/api/access/sessions"));
     assert.equal(sessions.length, 2);
     const mine = sessions.find((s: { current: boolean }) => s.current);
-    await check("DELETE /api/access/sessions/:id", `/api/access/sessions/${sessions.find((s: { id: string }) => s.id !== mine.id).id}`);
-    assert.equal((await fetch(`${server.url}/api/projects`, { headers: { cookie: other } })).status, 401, "the revoked session is gone");
+    await check(
+      "DELETE /api/access/sessions/:id",
+      `/api/access/sessions/${sessions.find((s: { id: string }) => s.id !== mine.id).id}`,
+    );
+    assert.equal(
+      (await fetch(`${server.url}/api/projects`, { headers: { cookie: other } })).status,
+      401,
+      "the revoked session is gone",
+    );
     await check("DELETE /api/access/sessions", "/api/access/sessions");
     await check("POST /api/access/password", "/api/access/password", { current: PASSWORD, next: `${PASSWORD}!` });
     await check("DELETE /api/access/password", "/api/access/password", { current: `${PASSWORD}!` });
@@ -73,11 +93,25 @@ describe("UI route table: access", function () {
     cookie = "";
     await check("GET /api/access/passkeys", "/api/access/passkeys");
     const port = new URL(server.url).port;
-    const options = await raw(`${server.url}/api/access/passkeys/register/options`, "POST", { host: `localhost:${port}`, authorization: `Bearer ${server.token}` }, {});
+    const options = await raw(
+      `${server.url}/api/access/passkeys/register/options`,
+      "POST",
+      { host: `localhost:${port}`, authorization: `Bearer ${server.token}` },
+      {},
+    );
     conforms("POST /api/access/passkeys/register/options", options.status, options.body);
     assert.equal(JSON.parse(options.body).authenticatorSelection.userVerification, "required");
-    const onIp = await raw(`${server.url}/api/access/passkeys/register/options`, "POST", { authorization: `Bearer ${server.token}` }, {});
+    const onIp = await raw(
+      `${server.url}/api/access/passkeys/register/options`,
+      "POST",
+      { authorization: `Bearer ${server.token}` },
+      {},
+    );
     assert.equal(onIp.status, 400);
-    assert.match(JSON.parse(onIp.body).error.message, new RegExp(`http://localhost:${port}/`), "the page on an IP address is told where passkeys work");
+    assert.match(
+      JSON.parse(onIp.body).error.message,
+      new RegExp(`http://localhost:${port}/`),
+      "the page on an IP address is told where passkeys work",
+    );
   });
 });

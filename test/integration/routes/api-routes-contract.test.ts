@@ -24,7 +24,10 @@ describe("UI route table against the server", function () {
     server = await startTestServer();
     const project = await (await server.api("POST", "/api/projects", { dir: server.projectDir })).json();
     projectId = project.id;
-    await server.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-contract" }], models: [{ id: "x/y", pricing: { prompt: 0.000001, completion: 0.000002 } }] });
+    await server.api("PATCH", "/api/settings/app", {
+      providers: [{ id: "gateway", apiKey: "sk-contract" }],
+      models: [{ id: "x/y", pricing: { prompt: 0.000001, completion: 0.000002 } }],
+    });
     chatId = (await (await server.api("POST", `/api/projects/${projectId}/chats`, { title: "Contract" })).json()).id;
   });
   after(() => server?.stop());
@@ -45,8 +48,12 @@ describe("UI route table against the server", function () {
     await check("GET /api/settings/resolved", "/api/settings/resolved");
     await check("GET /api/settings/resolved", withQuery("/api/settings/resolved", projectDir()));
     await check("GET /api/settings/project", withQuery("/api/settings/project", projectDir()));
-    await check("PATCH /api/settings/project", withQuery("/api/settings/project", projectDir()), { name: "Contract project" });
-    await check("PUT /api/settings/project/storage", withQuery("/api/settings/project/storage", projectDir()), { dbBacked: true });
+    await check("PATCH /api/settings/project", withQuery("/api/settings/project", projectDir()), {
+      name: "Contract project",
+    });
+    await check("PUT /api/settings/project/storage", withQuery("/api/settings/project/storage", projectDir()), {
+      dbBacked: true,
+    });
   });
 
   it("answers the gateway account routes in the shapes the table gives", async () => {

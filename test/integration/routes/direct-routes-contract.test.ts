@@ -12,7 +12,10 @@ describe("UI direct-run routes against the server", function () {
   let server: TestServer;
   let chatId: string;
 
-  async function call(key: ApiRouteKey, input: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown }) {
+  async function call(
+    key: ApiRouteKey,
+    input: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+  ) {
     const response = await server.api(key.slice(0, key.indexOf(" ")), routePath(key, input), input.body);
     const data = response.status === 204 ? undefined : await response.json();
     if (response.ok) {
@@ -41,17 +44,36 @@ describe("UI direct-run routes against the server", function () {
 
   it("lists agents and actions, and routes composer text, in the shapes the table gives", async () => {
     const projectDir = server.projectDir;
-    assert.deepEqual((await call("GET /api/agents", { query: { projectDir } })).data, [{ name: "reviewer", description: "Reviews", model: "fake/tools", tools: ["shell"] }]);
-    assert.deepEqual((await call("GET /api/actions", { query: { projectDir } })).data, [{ id: "hello", label: "Hello", description: "echo" }]);
-    assert.deepEqual((await call("POST /api/composer/route", { body: { projectDir, text: "@shell echo hi" } })).data, { kind: "tool", tool: "shell", arguments: { cmd: "echo hi" } });
-    assert.equal((await call("POST /api/composer/route", { body: { projectDir, text: "@hello" } })).data.kind, "action");
+    assert.deepEqual((await call("GET /api/agents", { query: { projectDir } })).data, [
+      { name: "reviewer", description: "Reviews", model: "fake/tools", tools: ["shell"] },
+    ]);
+    assert.deepEqual((await call("GET /api/actions", { query: { projectDir } })).data, [
+      { id: "hello", label: "Hello", description: "echo" },
+    ]);
+    assert.deepEqual((await call("POST /api/composer/route", { body: { projectDir, text: "@shell echo hi" } })).data, {
+      kind: "tool",
+      tool: "shell",
+      arguments: { cmd: "echo hi" },
+    });
+    assert.equal(
+      (await call("POST /api/composer/route", { body: { projectDir, text: "@hello" } })).data.kind,
+      "action",
+    );
   });
 
   it("dispatches with the client's call id, and refuses what the composer explains", async () => {
     const projectDir = server.projectDir;
-    const ran = await call("POST /api/tools/dispatch", { body: { projectDir, chatId, tool: "shell", arguments: { cmd: "echo hi" }, callId: "call_ui_1" } });
+    const ran = await call("POST /api/tools/dispatch", {
+      body: { projectDir, chatId, tool: "shell", arguments: { cmd: "echo hi" }, callId: "call_ui_1" },
+    });
     assert.equal(ran.data.callId, "call_ui_1");
-    assert.equal((await call("POST /api/tools/subagent", { body: { projectDir, chatId, agent: "nobody", task: "x" } })).status, 404);
-    assert.equal((await call("POST /api/actions/:id/run", { params: { id: "hello" }, body: { projectDir, chatId } })).status, 403);
+    assert.equal(
+      (await call("POST /api/tools/subagent", { body: { projectDir, chatId, agent: "nobody", task: "x" } })).status,
+      404,
+    );
+    assert.equal(
+      (await call("POST /api/actions/:id/run", { params: { id: "hello" }, body: { projectDir, chatId } })).status,
+      403,
+    );
   });
 });

@@ -14,25 +14,42 @@ describe("UI MCP routes against the server", function () {
   before(async () => {
     server = await startTestServer();
     projectId = (await (await server.api("POST", "/api/projects", { dir: server.projectDir })).json()).id;
-    fs.writeFileSync(path.join(server.projectDir, ".app.json"), JSON.stringify({ mcpServers: [{ id: "repo", transport: "stdio", command: "definitely-not-run", args: ["--x"] }] }));
-    await server.api("PATCH", "/api/settings/app", { mcpServers: [{ id: "remote", name: "Remote", transport: "http", url: "http://127.0.0.1:9/mcp", enabled: false }] });
+    fs.writeFileSync(
+      path.join(server.projectDir, ".app.json"),
+      JSON.stringify({
+        mcpServers: [{ id: "repo", transport: "stdio", command: "definitely-not-run", args: ["--x"] }],
+      }),
+    );
+    await server.api("PATCH", "/api/settings/app", {
+      mcpServers: [{ id: "remote", name: "Remote", transport: "http", url: "http://127.0.0.1:9/mcp", enabled: false }],
+    });
   });
   after(() => server?.stop());
 
   it("lists app and project servers with status, scope and command, in the shape the table gives", async () => {
-    const answer = await (await server.api("GET", routePath("GET /api/mcp/servers", { query: { projectDir: server.projectDir } }))).json();
+    const answer = await (
+      await server.api("GET", routePath("GET /api/mcp/servers", { query: { projectDir: server.projectDir } }))
+    ).json();
     const parsed = apiRoutes["GET /api/mcp/servers"].response.safeParse(answer);
     assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
     const byId = Object.fromEntries(parsed.data.map((s) => [s.id, s]));
-    assert.deepEqual([byId.remote?.scope, byId.remote?.status, byId.remote?.enabled, byId.remote?.name], ["app", "stopped", false, "Remote"]);
+    assert.deepEqual(
+      [byId.remote?.scope, byId.remote?.status, byId.remote?.enabled, byId.remote?.name],
+      ["app", "stopped", false, "Remote"],
+    );
     assert.deepEqual([byId.repo?.scope, byId.repo?.status], ["project", "untrusted"]);
     assert.match(byId.repo!.command!, /definitely-not-run/);
   });
 
   it("refuses to restart an untrusted server, and answers the trust switch in the table's shape", async () => {
-    const restart = routePath("POST /api/mcp/servers/:id/restart", { params: { id: "repo" }, query: { projectDir: server.projectDir } });
+    const restart = routePath("POST /api/mcp/servers/:id/restart", {
+      params: { id: "repo" },
+      query: { projectDir: server.projectDir },
+    });
     assert.equal((await server.api("POST", restart, {})).status, 400);
-    const trust = await server.api("POST", routePath("POST /api/projects/:id/trust", { params: { id: projectId } }), { trusted: false });
+    const trust = await server.api("POST", routePath("POST /api/projects/:id/trust", { params: { id: projectId } }), {
+      trusted: false,
+    });
     assert.deepEqual(apiRoutes["POST /api/projects/:id/trust"].response.parse(await trust.json()), { trusted: false });
   });
 });

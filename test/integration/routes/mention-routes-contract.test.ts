@@ -12,7 +12,10 @@ describe("UI mention search route against the server", function () {
   this.timeout(30_000);
   let server: TestServer;
   const search = async (query: Record<string, string>) => {
-    const response = await server.api("GET", routePath("GET /api/mentions/search", { query: { projectDir: server.projectDir, ...query } }));
+    const response = await server.api(
+      "GET",
+      routePath("GET /api/mentions/search", { query: { projectDir: server.projectDir, ...query } }),
+    );
     assert.equal(response.status, 200);
     const parsed = apiRoutes["GET /api/mentions/search"].response.safeParse(await response.json());
     assert.ok(parsed.success, `the answer fits the table: ${JSON.stringify(parsed.error?.issues)}`);
@@ -23,13 +26,22 @@ describe("UI mention search route against the server", function () {
     server = await startTestServer();
     fs.mkdirSync(path.join(server.projectDir, "src"));
     fs.writeFileSync(path.join(server.projectDir, "src", "shell-notes.md"), "notes\n");
-    fs.writeFileSync(path.join(server.projectDir, ".app.json"), JSON.stringify({ agents: [{ name: "reviewer", description: "Reviews" }] }));
+    fs.writeFileSync(
+      path.join(server.projectDir, ".app.json"),
+      JSON.stringify({ agents: [{ name: "reviewer", description: "Reviews" }] }),
+    );
   });
   after(() => server?.stop());
 
   it("answers ranked rows with files first, their folder, highlights, and tool schemas", async () => {
     const rows = await search({ q: "shell", clientId: "contract" });
-    assert.deepEqual(rows[0], { category: "files", label: "shell-notes.md", detail: "src", insertText: "@src/shell-notes.md", highlights: [[0, 5]] });
+    assert.deepEqual(rows[0], {
+      category: "files",
+      label: "shell-notes.md",
+      detail: "src",
+      insertText: "@src/shell-notes.md",
+      highlights: [[0, 5]],
+    });
     const shell = rows.find((r) => r.category === "tools" && r.label === "shell");
     assert.equal(shell?.insertText, "@shell:cmd=``");
     assert.deepEqual((shell?.parameters as { required?: string[] }).required, ["cmd"]);

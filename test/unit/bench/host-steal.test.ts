@@ -46,7 +46,11 @@ describe("the host's steal time (bench)", () => {
 
   describe("whether the host explains a missed stall target", () => {
     const at = (longestStallMs: number, ...longGaps: [number, number][]) =>
-      hostExplainsMiss({ longestStallMs, targetMs: 20, longGaps: longGaps.map(([ms, stolenMs]) => ({ ms, stolenMs })) });
+      hostExplainsMiss({
+        longestStallMs,
+        targetMs: 20,
+        longGaps: longGaps.map(([ms, stolenMs]) => ({ ms, stolenMs })),
+      });
 
     it("explains nothing when the target was met, steal or not", () => {
       assert.equal(at(19.9, [24, 20]), false);

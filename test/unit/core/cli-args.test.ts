@@ -5,10 +5,13 @@ const parse = (argv: string[], env: Record<string, string> = {}) => parseCli(arg
 
 describe("cli arguments", () => {
   it("reads serve with repeated projects, host, port and home", () => {
-    assert.deepEqual(parse(["serve", "--project", "a", "--project", "/abs/b", "--port", "0", "--home", "h", "--host", "::1"]), {
-      ok: true,
-      request: { command: "serve", projects: ["/work/a", "/abs/b"], host: "::1", port: 0, home: "/work/h" },
-    });
+    assert.deepEqual(
+      parse(["serve", "--project", "a", "--project", "/abs/b", "--port", "0", "--home", "h", "--host", "::1"]),
+      {
+        ok: true,
+        request: { command: "serve", projects: ["/work/a", "/abs/b"], host: "::1", port: 0, home: "/work/h" },
+      },
+    );
   });
 
   it("defaults home to ~/.app, host to 127.0.0.1 and leaves the port open", () => {

@@ -4,7 +4,11 @@ import { parseArguments, quoteValue, routeComposerText, type ComposerRoute } fro
 
 const context = { agents: ["reviewer", "docs-writer"], actions: ["test", "lint-all", "reviewer-action"] };
 const message: ComposerRoute = { kind: "message" };
-const tool = (name: string, args: Record<string, unknown>): ComposerRoute => ({ kind: "tool", tool: name, arguments: args });
+const tool = (name: string, args: Record<string, unknown>): ComposerRoute => ({
+  kind: "tool",
+  tool: name,
+  arguments: args,
+});
 
 const table: [string, ComposerRoute][] = [
   // agents
@@ -44,7 +48,10 @@ const table: [string, ComposerRoute][] = [
   ['@mcp__fs__read_file {"path":"a.txt"}', tool("mcp__fs__read_file", { path: "a.txt" })],
   ["@mcp__fs__read_file path=a.txt", tool("mcp__fs__read_file", { path: "a.txt" })],
   ["@mcp__everything__get-sum a=2 b=3", tool("mcp__everything__get-sum", { a: 2, b: 3 })],
-  ["@mcp__x__t flag=true off=false none=null n=-1.5e3 s=007", tool("mcp__x__t", { flag: true, off: false, none: null, n: -1500, s: "007" })],
+  [
+    "@mcp__x__t flag=true off=false none=null n=-1.5e3 s=007",
+    tool("mcp__x__t", { flag: true, off: false, none: null, n: -1500, s: "007" }),
+  ],
   ['@mcp__x__t q="true" msg="a \\"quoted\\" word"', tool("mcp__x__t", { q: "true", msg: 'a "quoted" word' })],
   ["@mcp__x__t msg='single quoted'", tool("mcp__x__t", { msg: "single quoted" })],
   ["@mcp__x__t:path=`a b.txt` mode=`r`", tool("mcp__x__t", { path: "a b.txt", mode: "r" })],
@@ -89,7 +96,9 @@ describe("composer routing", () => {
     const key = fc.stringMatching(/^[A-Za-z_][\w-]{0,8}$/);
     fc.assert(
       fc.property(fc.dictionary(key, fc.string(), { minKeys: 1, maxKeys: 5, noNullPrototype: true }), (object) => {
-        const text = Object.entries(object).map(([k, v]) => `${k}=${quoteValue(v)}`).join(" ");
+        const text = Object.entries(object)
+          .map(([k, v]) => `${k}=${quoteValue(v)}`)
+          .join(" ");
         assert.deepEqual(parseArguments(text, false), object);
       }),
     );
@@ -97,10 +106,18 @@ describe("composer routing", () => {
 
   it("never throws, whatever the text", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `@shell ${s}`), fc.string().map((s) => `@mcp__a__b${s}`), fc.string().map((s) => `@reviewer${s}`)), (text) => {
-        const routed = routeComposerText(text, context);
-        assert.ok(["agent", "tool", "action", "message"].includes(routed.kind));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `@shell ${s}`),
+          fc.string().map((s) => `@mcp__a__b${s}`),
+          fc.string().map((s) => `@reviewer${s}`),
+        ),
+        (text) => {
+          const routed = routeComposerText(text, context);
+          assert.ok(["agent", "tool", "action", "message"].includes(routed.kind));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -7,19 +7,26 @@ describe("credential binding", () => {
     assert.equal(originOf("https://openrouter.ai/api/v1"), "https://openrouter.ai");
     assert.equal(originOf("http://127.0.0.1:4000/v1"), "http://127.0.0.1:4000");
     assert.equal(originOf("HTTP://Example.COM:80/x"), "http://example.com");
-    for (const bad of ["file:///etc/passwd", "javascript:alert(1)", "not a url", "", 42, undefined]) assert.equal(originOf(bad), undefined, String(bad));
+    for (const bad of ["file:///etc/passwd", "javascript:alert(1)", "not a url", "", 42, undefined])
+      assert.equal(originOf(bad), undefined, String(bad));
   });
 
   it("round-trips bound names and leaves legacy names unbound", () => {
     const name = boundSecretName("apiKey/models/vendor/m@v2", "http://127.0.0.1:8080");
-    assert.deepEqual(parseBoundSecretName(name), { slot: "apiKey/models/vendor/m@v2", origin: "http://127.0.0.1:8080" });
+    assert.deepEqual(parseBoundSecretName(name), {
+      slot: "apiKey/models/vendor/m@v2",
+      origin: "http://127.0.0.1:8080",
+    });
     assert.equal(parseBoundSecretName("apiKey/providers/gateway"), undefined);
     assert.equal(parseBoundSecretName("apiKey/models/name@revision"), undefined);
   });
 
   it("finds the origin of a model through its provider", () => {
     const settings = {
-      providers: [{ id: "gateway", baseUrl: "https://openrouter.ai/api/v1" }, { id: "local", baseUrl: "http://localhost:11434/v1" }],
+      providers: [
+        { id: "gateway", baseUrl: "https://openrouter.ai/api/v1" },
+        { id: "local", baseUrl: "http://localhost:11434/v1" },
+      ],
       models: [{ id: "llama", provider: "local" }],
     };
     assert.equal(entryOrigin(settings, "models", "llama"), "http://localhost:11434");

@@ -13,7 +13,12 @@ describe("upstream headers", () => {
   });
 
   it("lets provider headers and then model headers override, whatever their case", () => {
-    const headers = upstreamHeaders({ apiKey: "k", refererUrl: "r", providerHeaders: { "X-Title": "P", "X-Extra": "1" }, modelHeaders: { "x-title": "M" } });
+    const headers = upstreamHeaders({
+      apiKey: "k",
+      refererUrl: "r",
+      providerHeaders: { "X-Title": "P", "X-Extra": "1" },
+      modelHeaders: { "x-title": "M" },
+    });
     assert.equal(headers["x-title"], "M");
     assert.equal(headers["x-extra"], "1");
     assert.equal(Object.keys(headers).filter((k) => k.toLowerCase() === "x-title").length, 1);
@@ -27,10 +32,19 @@ describe("retry policy", () => {
   });
 
   it("backs off exponentially with jitter, honours Retry-After, and caps the wait", () => {
-    assert.equal(retryDelayMs(0, 500, undefined, () => 0), 250);
-    assert.equal(retryDelayMs(2, 500, undefined, () => 1), 2000);
+    assert.equal(
+      retryDelayMs(0, 500, undefined, () => 0),
+      250,
+    );
+    assert.equal(
+      retryDelayMs(2, 500, undefined, () => 1),
+      2000,
+    );
     assert.equal(retryDelayMs(0, 500, "3"), 3000);
     assert.equal(retryDelayMs(0, 500, "600"), 10_000);
-    assert.equal(retryDelayMs(20, 500, undefined, () => 1), 10_000);
+    assert.equal(
+      retryDelayMs(20, 500, undefined, () => 1),
+      10_000,
+    );
   });
 });

@@ -25,11 +25,13 @@ describe("modules loaded off the start-up path", () => {
 
   it("warms loaders one at a time, each in a turn of the event loop of its own, past a failing one", async () => {
     const log: string[] = [];
-    const loader = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      if (fail) throw new Error(name);
-      log.push(`end ${name}`);
-    };
+    const loader =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        if (fail) throw new Error(name);
+        log.push(`end ${name}`);
+      };
     // A request arriving meanwhile (an immediate queued now) runs before the first load, not after all of them.
     setImmediate(() => log.push("request"));
     const a = loader("a");

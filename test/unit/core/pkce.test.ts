@@ -5,7 +5,10 @@ import { safeReturnTo } from "../../../src/services/gateway-oauth";
 
 describe("PKCE", () => {
   it("matches the RFC 7636 appendix B example", () => {
-    assert.equal(codeChallengeS256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+    assert.equal(
+      codeChallengeS256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+      "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    );
   });
 
   it("makes fresh 43-character unreserved verifiers and distinct states", () => {
@@ -16,8 +19,20 @@ describe("PKCE", () => {
   });
 
   it("builds the authorize URL, keeping the page's own query", () => {
-    const url = new URL(authorizeUrl("https://gw.example/auth?x=1", { callbackUrl: "http://127.0.0.1:4317/cb", challenge: "c", state: "s" }));
-    assert.deepEqual(Object.fromEntries(url.searchParams), { x: "1", callback_url: "http://127.0.0.1:4317/cb", code_challenge: "c", code_challenge_method: "S256", state: "s" });
+    const url = new URL(
+      authorizeUrl("https://gw.example/auth?x=1", {
+        callbackUrl: "http://127.0.0.1:4317/cb",
+        challenge: "c",
+        state: "s",
+      }),
+    );
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      x: "1",
+      callback_url: "http://127.0.0.1:4317/cb",
+      code_challenge: "c",
+      code_challenge_method: "S256",
+      state: "s",
+    });
   });
 });
 
@@ -35,6 +50,7 @@ describe("gateway credentials", () => {
 
   it("keeps sign-in redirects on this origin", () => {
     assert.equal(safeReturnTo("/#/settings"), "/#/settings");
-    for (const bad of ["//evil.example", "https://evil.example", "/\\evil", 5, undefined]) assert.equal(safeReturnTo(bad), "/");
+    for (const bad of ["//evil.example", "https://evil.example", "/\\evil", 5, undefined])
+      assert.equal(safeReturnTo(bad), "/");
   });
 });

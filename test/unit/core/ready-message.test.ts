@@ -5,7 +5,10 @@ describe("the ready message of parley serve", () => {
   const token = "t0k+en/with=chars";
 
   it("gives a person at a terminal the login link, its token escaped for the query", () => {
-    assert.equal(readyMessage("1.2.3", "http://127.0.0.1:4317", token, true), "Parley 1.2.3 is ready. Open http://127.0.0.1:4317/?token=t0k%2Ben%2Fwith%3Dchars");
+    assert.equal(
+      readyMessage("1.2.3", "http://127.0.0.1:4317", token, true),
+      "Parley 1.2.3 is ready. Open http://127.0.0.1:4317/?token=t0k%2Ben%2Fwith%3Dchars",
+    );
   });
 
   it("never holds the token where stderr is captured, and says where the link comes from", () => {

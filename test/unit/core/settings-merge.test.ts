@@ -13,8 +13,18 @@ describe("settings merge", () => {
   });
 
   it("merges providers and models entries by id, keeping order and appending new ids", () => {
-    const lower = { providers: [{ id: "gateway", baseUrl: "https://a", authMode: "apiKey" }, { id: "other", label: "O" }] };
-    const upper = { providers: [{ id: "gateway", baseUrl: "https://b" }, { id: "new", label: "N" }] };
+    const lower = {
+      providers: [
+        { id: "gateway", baseUrl: "https://a", authMode: "apiKey" },
+        { id: "other", label: "O" },
+      ],
+    };
+    const upper = {
+      providers: [
+        { id: "gateway", baseUrl: "https://b" },
+        { id: "new", label: "N" },
+      ],
+    };
     assert.deepEqual(overlay(lower, upper).providers, [
       { id: "gateway", baseUrl: "https://b", authMode: "apiKey" },
       { id: "other", label: "O" },
@@ -23,16 +33,27 @@ describe("settings merge", () => {
   });
 
   it("deletes a key when a patch sets it to null, also inside an entry", () => {
-    const base = { dictation: { modelId: "m", providerId: "p" }, models: [{ id: "a/b", label: "L", headers: { x: "1" } }] };
+    const base = {
+      dictation: { modelId: "m", providerId: "p" },
+      models: [{ id: "a/b", label: "L", headers: { x: "1" } }],
+    };
     const next = applyPatch(base, { dictation: null, models: [{ id: "a/b", headers: null }] });
     assert.deepEqual(next, { models: [{ id: "a/b", label: "L" }] });
   });
 
   it("removes an entry marked $remove and ignores $remove for an unknown id", () => {
     const base = { models: [{ id: "a/b" }, { id: "c/d" }] };
-    assert.deepEqual(applyPatch(base, { models: [{ id: "a/b", $remove: true }, { id: "zz", $remove: true }] }), {
-      models: [{ id: "c/d" }],
-    });
+    assert.deepEqual(
+      applyPatch(base, {
+        models: [
+          { id: "a/b", $remove: true },
+          { id: "zz", $remove: true },
+        ],
+      }),
+      {
+        models: [{ id: "c/d" }],
+      },
+    );
   });
 
   it("treats a __proto__ key as data and never changes a prototype", () => {
@@ -70,11 +91,15 @@ describe("settings merge", () => {
   });
 
   it("lets the last layer win for every scalar key it sets (property)", () => {
-    const scalars = fc.dictionary(fc.constantFrom("a", "b", "c", "d"), fc.oneof(fc.integer(), fc.string(), fc.boolean()));
+    const scalars = fc.dictionary(
+      fc.constantFrom("a", "b", "c", "d"),
+      fc.oneof(fc.integer(), fc.string(), fc.boolean()),
+    );
     fc.assert(
       fc.property(scalars, scalars, scalars, (d, a, p) => {
         const merged = resolveLayers(d, a, p);
-        for (const key of Object.keys(merged)) assert.equal(merged[key], key in p ? p[key] : key in a ? a[key] : d[key]);
+        for (const key of Object.keys(merged))
+          assert.equal(merged[key], key in p ? p[key] : key in a ? a[key] : d[key]);
       }),
     );
   });

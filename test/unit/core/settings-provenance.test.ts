@@ -12,28 +12,53 @@ const layers = (d: JsonObject, a: JsonObject, p: JsonObject) => [
 
 describe("settings provenance", () => {
   it("names the highest layer that sets each value, objects key by key", () => {
-    const tree = settingsProvenance(layers({ chat: { maxSteps: 50, style: "none" }, skills: true, tags: [] }, { chat: { maxSteps: 9 }, tags: ["a"] }, { tags: ["b"], toolGates: { shell: "off" } }));
-    assert.deepEqual(tree, { chat: { maxSteps: "app", style: "default" }, skills: "default", tags: "project", toolGates: { shell: "project" } });
+    const tree = settingsProvenance(
+      layers(
+        { chat: { maxSteps: 50, style: "none" }, skills: true, tags: [] },
+        { chat: { maxSteps: 9 }, tags: ["a"] },
+        { tags: ["b"], toolGates: { shell: "off" } },
+      ),
+    );
+    assert.deepEqual(tree, {
+      chat: { maxSteps: "app", style: "default" },
+      skills: "default",
+      tags: "project",
+      toolGates: { shell: "project" },
+    });
   });
 
   it("treats arrays and id-merged lists as one value, replaced whole", () => {
-    const tree = settingsProvenance(layers({ providers: [{ id: "gateway", baseUrl: "x" }] }, { providers: [{ id: "gateway", label: "L" }] }, {}));
+    const tree = settingsProvenance(
+      layers({ providers: [{ id: "gateway", baseUrl: "x" }] }, { providers: [{ id: "gateway", label: "L" }] }, {}),
+    );
     assert.equal(tree.providers, "app");
   });
 
   it("starts an object afresh over a scalar, and a scalar over an object is one value", () => {
-    assert.deepEqual(settingsProvenance(layers({ chat: "odd" }, { chat: { maxSteps: 3 } }, {})), { chat: { maxSteps: "app" } });
+    assert.deepEqual(settingsProvenance(layers({ chat: "odd" }, { chat: { maxSteps: 3 } }, {})), {
+      chat: { maxSteps: "app" },
+    });
     assert.equal(settingsProvenance(layers({ chat: { maxSteps: 3 } }, {}, { chat: 7 })).chat, "project");
   });
 
   it("keeps keys named like built-ins as plain data", () => {
-    const tree = settingsProvenance(layers({}, { fileTags: { __proto__x: ["a"], toString: ["b"] } }, JSON.parse('{"fileTags":{"__proto__":["c"]}}')));
+    const tree = settingsProvenance(
+      layers({}, { fileTags: { __proto__x: ["a"], toString: ["b"] } }, JSON.parse('{"fileTags":{"__proto__":["c"]}}')),
+    );
     assert.deepEqual(Object.keys(tree.fileTags as Provenance).sort(), ["__proto__", "__proto__x", "toString"]);
     assert.equal(Object.getPrototypeOf(tree.fileTags), Object.prototype);
   });
 
   it("has a layer name exactly where the merged settings have a non-object value (property)", () => {
-    const value = fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.constantFrom("a", "b"), fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom("x", "y"), fc.integer()))));
+    const value = fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.array(fc.integer(), { maxLength: 2 }),
+      fc.dictionary(
+        fc.constantFrom("a", "b"),
+        fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom("x", "y"), fc.integer())),
+      ),
+    );
     const layer = fc.dictionary(fc.constantFrom("k", "m", "n"), value);
     fc.assert(
       fc.property(layer, layer, layer, (d, a, p) => {

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { extractSecrets, isCredentialHeader, redactSettings, SECRET_PLACEHOLDER } from "../../../src/core/settings-secrets";
+import {
+  extractSecrets,
+  isCredentialHeader,
+  redactSettings,
+  SECRET_PLACEHOLDER,
+} from "../../../src/core/settings-secrets";
 
 describe("settings secrets", () => {
   it("moves apiKey out of providers and models entries into secret changes", () => {
@@ -8,7 +13,11 @@ describe("settings secrets", () => {
       models: [{ id: "a/b", apiKey: null, label: "AB" }],
       name: "n",
     });
-    assert.deepEqual(patch, { providers: [{ id: "gateway", baseUrl: "https://x" }], models: [{ id: "a/b", label: "AB" }], name: "n" });
+    assert.deepEqual(patch, {
+      providers: [{ id: "gateway", baseUrl: "https://x" }],
+      models: [{ id: "a/b", label: "AB" }],
+      name: "n",
+    });
     assert.deepEqual(secrets, [
       { kind: "providers", id: "gateway", slot: "apiKey/providers/gateway", value: "sk-1" },
       { kind: "models", id: "a/b", slot: "apiKey/models/a/b", value: null },
@@ -29,9 +38,33 @@ describe("settings secrets", () => {
 
   it("moves credential headers to secrets and keeps a placeholder; a null header removes both", () => {
     const { patch, secrets } = extractSecrets({
-      models: [{ id: "m", headers: { Authorization: "Bearer s3", "X-Title": "Mine", "X-Session-Token": "t", "x-api-key": null, Cookie: SECRET_PLACEHOLDER } }],
+      models: [
+        {
+          id: "m",
+          headers: {
+            Authorization: "Bearer s3",
+            "X-Title": "Mine",
+            "X-Session-Token": "t",
+            "x-api-key": null,
+            Cookie: SECRET_PLACEHOLDER,
+          },
+        },
+      ],
     });
-    assert.deepEqual(patch, { models: [{ id: "m", headers: { Authorization: SECRET_PLACEHOLDER, "X-Title": "Mine", "X-Session-Token": SECRET_PLACEHOLDER, "x-api-key": null, Cookie: SECRET_PLACEHOLDER } }] });
+    assert.deepEqual(patch, {
+      models: [
+        {
+          id: "m",
+          headers: {
+            Authorization: SECRET_PLACEHOLDER,
+            "X-Title": "Mine",
+            "X-Session-Token": SECRET_PLACEHOLDER,
+            "x-api-key": null,
+            Cookie: SECRET_PLACEHOLDER,
+          },
+        },
+      ],
+    });
     assert.deepEqual(secrets, [
       { kind: "models", id: "m", slot: "header/models/m/authorization", value: "Bearer s3" },
       { kind: "models", id: "m", slot: "header/models/m/x-session-token", value: "t" },
@@ -40,15 +73,30 @@ describe("settings secrets", () => {
   });
 
   it("knows which headers carry credentials", () => {
-    for (const name of ["Authorization", "proxy-authorization", "X-API-Key", "api-key", "Cookie", "X-Auth-Token", "client-secret", "OpenAI-Key"]) assert.ok(isCredentialHeader(name), name);
-    for (const name of ["HTTP-Referer", "X-Title", "X-Gateway-Title", "Accept", "User-Agent"]) assert.ok(!isCredentialHeader(name), name);
+    for (const name of [
+      "Authorization",
+      "proxy-authorization",
+      "X-API-Key",
+      "api-key",
+      "Cookie",
+      "X-Auth-Token",
+      "client-secret",
+      "OpenAI-Key",
+    ])
+      assert.ok(isCredentialHeader(name), name);
+    for (const name of ["HTTP-Referer", "X-Title", "X-Gateway-Title", "Accept", "User-Agent"])
+      assert.ok(!isCredentialHeader(name), name);
   });
 
   it("redacts apiKey into hasApiKey, credential headers into the placeholder, and hides __dbBacked", () => {
     const out = redactSettings(
       {
         __dbBacked: true,
-        providers: [{ id: "gateway" }, { id: "inline", apiKey: "sk-inline", headers: { authorization: "Bearer hand-written", "x-title": "T" } }, { id: "none" }],
+        providers: [
+          { id: "gateway" },
+          { id: "inline", apiKey: "sk-inline", headers: { authorization: "Bearer hand-written", "x-title": "T" } },
+          { id: "none" },
+        ],
         models: [{ id: "a/b", apiKey: "" }],
       },
       (kind, id) => kind === "providers" && id === "gateway",

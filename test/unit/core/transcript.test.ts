@@ -33,12 +33,26 @@ describe("transcript for the next request", () => {
   it("keeps a message whose answer failed after it began, and pairs tool calls with their results", () => {
     const out = transcriptMessages([
       message(1, "user", "go"),
-      message(2, "assistant", "", { meta: { toolCalls: [{ id: "a", name: "shell", arguments: "{}" }, { id: "b", name: "shell", arguments: "{}" }] } }),
+      message(2, "assistant", "", {
+        meta: {
+          toolCalls: [
+            { id: "a", name: "shell", arguments: "{}" },
+            { id: "b", name: "shell", arguments: "{}" },
+          ],
+        },
+      }),
       message(3, "tool", "ok", { meta: { callId: "a", name: "shell", ok: true } }),
       message(4, "tool", "inner", { meta: { callId: "x", name: "shell", ok: true, parentCallId: "a" } }),
       message(5, "assistant", "partial", { status: "error" }),
     ]);
-    assert.deepEqual(out.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
-    assert.deepEqual((out[1] as any).tool_calls.map((c: any) => c.id), ["a"], "an unanswered call is dropped");
+    assert.deepEqual(
+      out.map((m) => m.role),
+      ["user", "assistant", "tool", "assistant"],
+    );
+    assert.deepEqual(
+      (out[1] as any).tool_calls.map((c: any) => c.id),
+      ["a"],
+      "an unanswered call is dropped",
+    );
   });
 });

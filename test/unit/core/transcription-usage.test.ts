@@ -5,19 +5,42 @@ describe("transcription usage", () => {
   const pricing = { prompt: 0.000002, completion: 0.00001 };
 
   it("keeps the gateway's cost and reads input/output tokens as prompt/completion", () => {
-    const usage = transcriptionUsage({ input_tokens: 120, output_tokens: 8, total_tokens: 128, seconds: 9.2, cost: 0.0005 }, "hi", pricing);
-    assert.deepEqual(usage, { promptTokens: 120, completionTokens: 8, totalTokens: 128, cachedTokens: 0, reasoningTokens: 0, cost: 0.0005, costSource: "gateway" });
+    const usage = transcriptionUsage(
+      { input_tokens: 120, output_tokens: 8, total_tokens: 128, seconds: 9.2, cost: 0.0005 },
+      "hi",
+      pricing,
+    );
+    assert.deepEqual(usage, {
+      promptTokens: 120,
+      completionTokens: 8,
+      totalTokens: 128,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      cost: 0.0005,
+      costSource: "gateway",
+    });
   });
 
   it("prices reported tokens with the model's price when the gateway sends no cost", () => {
-    const usage = transcriptionUsage({ type: "tokens", input_tokens: 100, output_tokens: 10, total_tokens: 110 }, "hi", pricing);
+    const usage = transcriptionUsage(
+      { type: "tokens", input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+      "hi",
+      pricing,
+    );
     assert.equal(usage.costSource, "estimate");
     assert.equal(usage.cost, 100 * 0.000002 + 10 * 0.00001);
   });
 
   it("reads an audio-input chat model's usage as chat usage", () => {
-    const usage = transcriptionUsage({ prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, cost: 0.001 }, "hi", pricing);
-    assert.deepEqual([usage.promptTokens, usage.completionTokens, usage.cost, usage.costSource], [50, 5, 0.001, "gateway"]);
+    const usage = transcriptionUsage(
+      { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, cost: 0.001 },
+      "hi",
+      pricing,
+    );
+    assert.deepEqual(
+      [usage.promptTokens, usage.completionTokens, usage.cost, usage.costSource],
+      [50, 5, 0.001, "gateway"],
+    );
   });
 
   it("keeps a gateway cost even when it reports only seconds", () => {
@@ -31,7 +54,11 @@ describe("transcription usage", () => {
       assert.equal(usage.cost, null, JSON.stringify(raw));
       assert.equal(usage.promptTokens, 0);
     }
-    assert.equal(transcriptionUsage(undefined, "twelve chars", pricing).completionTokens, 3, "the transcript's tokens are estimated");
+    assert.equal(
+      transcriptionUsage(undefined, "twelve chars", pricing).completionTokens,
+      3,
+      "the transcript's tokens are estimated",
+    );
     assert.equal(transcriptionUsage({ output_tokens: 4 }, "x", pricing).completionTokens, 4);
   });
 

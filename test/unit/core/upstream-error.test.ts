@@ -1,33 +1,72 @@
 import assert from "node:assert/strict";
-import { errorBodyMessage, errorStatus, MAX_UPSTREAM_MESSAGE, missingVersionHint, upstreamMessage, withoutSecret } from "../../../src/core/upstream-error";
+import {
+  errorBodyMessage,
+  errorStatus,
+  MAX_UPSTREAM_MESSAGE,
+  missingVersionHint,
+  upstreamMessage,
+  withoutSecret,
+} from "../../../src/core/upstream-error";
 import { isRetryableFailure } from "../../../src/core/retry-policy";
 
 describe("upstream error messages", () => {
   it("reads every error body shape OpenAI-style servers send", () => {
-    assert.equal(upstreamMessage(400, JSON.stringify({ error: { code: 400, message: "x is not a valid model ID" } })), "x is not a valid model ID");
-    assert.equal(upstreamMessage(404, JSON.stringify({ error: 'model "llama9" not found, try pulling it first' })), 'model "llama9" not found, try pulling it first');
-    assert.equal(upstreamMessage(404, JSON.stringify({ object: "error", message: "The model `q` does not exist.", code: 404 })), "The model `q` does not exist.");
-    assert.equal(upstreamMessage(401, JSON.stringify({ detail: "Authentication Error, Invalid proxy server token passed." })), "Authentication Error, Invalid proxy server token passed.");
-    assert.equal(upstreamMessage(500, JSON.stringify({ error: { message: "", detail: "from the detail" } })), "from the detail");
+    assert.equal(
+      upstreamMessage(400, JSON.stringify({ error: { code: 400, message: "x is not a valid model ID" } })),
+      "x is not a valid model ID",
+    );
+    assert.equal(
+      upstreamMessage(404, JSON.stringify({ error: 'model "llama9" not found, try pulling it first' })),
+      'model "llama9" not found, try pulling it first',
+    );
+    assert.equal(
+      upstreamMessage(404, JSON.stringify({ object: "error", message: "The model `q` does not exist.", code: 404 })),
+      "The model `q` does not exist.",
+    );
+    assert.equal(
+      upstreamMessage(401, JSON.stringify({ detail: "Authentication Error, Invalid proxy server token passed." })),
+      "Authentication Error, Invalid proxy server token passed.",
+    );
+    assert.equal(
+      upstreamMessage(500, JSON.stringify({ error: { message: "", detail: "from the detail" } })),
+      "from the detail",
+    );
   });
 
   it("prefers a message to a bare error title", () => {
-    assert.equal(upstreamMessage(404, JSON.stringify({ error: "Not Found", message: "Cannot GET /v1/credits", status: 404 })), "Cannot GET /v1/credits");
+    assert.equal(
+      upstreamMessage(404, JSON.stringify({ error: "Not Found", message: "Cannot GET /v1/credits", status: 404 })),
+      "Cannot GET /v1/credits",
+    );
   });
 
   it("joins FastAPI validation details with where they apply", () => {
-    const body = { detail: [{ loc: ["body", "model"], msg: "field required", type: "missing" }, { msg: "bad temperature" }, 5] };
+    const body = {
+      detail: [{ loc: ["body", "model"], msg: "field required", type: "missing" }, { msg: "bad temperature" }, 5],
+    };
     assert.equal(upstreamMessage(422, JSON.stringify(body)), "body.model: field required; bad temperature");
   });
 
   it("shows a plain-text body as it is, and an HTML page by its title or text", () => {
     assert.equal(upstreamMessage(500, "Model foo/bar does not exist\n"), "Model foo/bar does not exist");
-    assert.equal(upstreamMessage(502, "<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>"), "502 Bad Gateway");
+    assert.equal(
+      upstreamMessage(502, "<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>"),
+      "502 Bad Gateway",
+    );
     assert.equal(upstreamMessage(503, "<p>Service &amp; more<script>x()</script> down</p>"), "Service & more down");
   });
 
   it("falls back to the status only when the server said nothing usable", () => {
-    for (const body of ["", "   ", "{}", "[]", "null", "42", JSON.stringify({ error: { code: 500 } }), JSON.stringify({ detail: [] })]) {
+    for (const body of [
+      "",
+      "   ",
+      "{}",
+      "[]",
+      "null",
+      "42",
+      JSON.stringify({ error: { code: 500 } }),
+      JSON.stringify({ detail: [] }),
+    ]) {
       assert.equal(upstreamMessage(500, body), "the gateway answered 500", body);
     }
   });
@@ -40,7 +79,8 @@ describe("upstream error messages", () => {
 
   it("reads a message from a chunk-like object and ignores odd shapes", () => {
     assert.equal(errorBodyMessage({ error: "  spaced\n out " }), "spaced out");
-    for (const odd of [null, undefined, 3, [], {}, { error: 5 }, { message: 7 }, { detail: { x: 1 } }]) assert.equal(errorBodyMessage(odd), undefined);
+    for (const odd of [null, undefined, 3, [], {}, { error: 5 }, { message: 7 }, { detail: { x: 1 } }])
+      assert.equal(errorBodyMessage(odd), undefined);
   });
 });
 
@@ -66,8 +106,10 @@ describe("upstream error status", () => {
 
 describe("retrying failed sends", () => {
   it("retries 408, 429 and 5xx, never 400, 401, 403 or 404", () => {
-    for (const status of [408, 429, 500, 502, 503]) assert.equal(isRetryableFailure(status, "busy"), true, String(status));
-    for (const status of [400, 401, 402, 403, 404, 422]) assert.equal(isRetryableFailure(status, "no"), false, String(status));
+    for (const status of [408, 429, 500, 502, 503])
+      assert.equal(isRetryableFailure(status, "busy"), true, String(status));
+    for (const status of [400, 401, 402, 403, 404, 422])
+      assert.equal(isRetryableFailure(status, "no"), false, String(status));
   });
 
   it("does not retry a 5xx that says the model does not exist", () => {
@@ -92,13 +134,27 @@ describe("retrying failed sends", () => {
 
 describe("base URL hints", () => {
   it("suggests /v1 for a base URL without a version segment", () => {
-    assert.equal(missingVersionHint("http://127.0.0.1:8000", "/models"), "the server answered 404 for /models; did you mean http://127.0.0.1:8000/v1?");
-    assert.equal(missingVersionHint("http://host:4000/litellm/", "/chat/completions"), "the server answered 404 for /chat/completions; did you mean http://host:4000/litellm/v1?");
-    assert.equal(missingVersionHint("http://h", "/models?output_modalities=transcription"), "the server answered 404 for /models; did you mean http://h/v1?");
+    assert.equal(
+      missingVersionHint("http://127.0.0.1:8000", "/models"),
+      "the server answered 404 for /models; did you mean http://127.0.0.1:8000/v1?",
+    );
+    assert.equal(
+      missingVersionHint("http://host:4000/litellm/", "/chat/completions"),
+      "the server answered 404 for /chat/completions; did you mean http://host:4000/litellm/v1?",
+    );
+    assert.equal(
+      missingVersionHint("http://h", "/models?output_modalities=transcription"),
+      "the server answered 404 for /models; did you mean http://h/v1?",
+    );
   });
 
   it("says nothing when the URL has a version or is not a URL", () => {
-    for (const url of ["https://openrouter.ai/api/v1", "http://h:11434/v1/", "https://api.example/v2beta/x", "not a url"]) {
+    for (const url of [
+      "https://openrouter.ai/api/v1",
+      "http://h:11434/v1/",
+      "https://api.example/v2beta/x",
+      "not a url",
+    ]) {
       assert.equal(missingVersionHint(url, "/models"), undefined, url);
     }
   });
@@ -106,7 +162,10 @@ describe("base URL hints", () => {
 
 describe("keys in upstream messages", () => {
   it("replaces every copy of the key and leaves other text alone", () => {
-    assert.equal(withoutSecret("Incorrect API key provided: sk-abc123. Check sk-abc123", "sk-abc123"), "Incorrect API key provided: [redacted]. Check [redacted]");
+    assert.equal(
+      withoutSecret("Incorrect API key provided: sk-abc123. Check sk-abc123", "sk-abc123"),
+      "Incorrect API key provided: [redacted]. Check [redacted]",
+    );
     assert.equal(withoutSecret("nothing here", "sk-abc123"), "nothing here");
     assert.equal(withoutSecret("a b", undefined), "a b");
     assert.equal(withoutSecret("a b c", "a"), "a b c", "too short to be a key");

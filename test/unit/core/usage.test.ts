@@ -1,19 +1,44 @@
 import assert from "node:assert/strict";
-import { addToTotals, effectivePricing, emptyTotals, estimateCost, estimateUsage, normalizeUsage } from "../../../src/core/usage";
+import {
+  addToTotals,
+  effectivePricing,
+  emptyTotals,
+  estimateCost,
+  estimateUsage,
+  normalizeUsage,
+} from "../../../src/core/usage";
 
 const pricing = { prompt: 0.000003, completion: 0.000015, input_cache_read: 0.0000003 };
 
 describe("usage accounting", () => {
   it("takes the gateway's cost when it reports one", () => {
     const usage = normalizeUsage(
-      { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost: 0.5, prompt_tokens_details: { cached_tokens: 40 }, completion_tokens_details: { reasoning_tokens: 5 } },
+      {
+        prompt_tokens: 100,
+        completion_tokens: 20,
+        total_tokens: 120,
+        cost: 0.5,
+        prompt_tokens_details: { cached_tokens: 40 },
+        completion_tokens_details: { reasoning_tokens: 5 },
+      },
       pricing,
     );
-    assert.deepEqual(usage, { promptTokens: 100, completionTokens: 20, totalTokens: 120, cachedTokens: 40, reasoningTokens: 5, cost: 0.5, costSource: "gateway" });
+    assert.deepEqual(usage, {
+      promptTokens: 100,
+      completionTokens: 20,
+      totalTokens: 120,
+      cachedTokens: 40,
+      reasoningTokens: 5,
+      cost: 0.5,
+      costSource: "gateway",
+    });
   });
 
   it("estimates from live prices otherwise, pricing cached tokens at the cache-read price", () => {
-    const usage = normalizeUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 40 } }, pricing);
+    const usage = normalizeUsage(
+      { prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 40 } },
+      pricing,
+    );
     assert.equal(usage.costSource, "estimate");
     assert.equal(usage.totalTokens, 120);
     assert.ok(Math.abs(usage.cost! - (60 * 0.000003 + 40 * 0.0000003 + 20 * 0.000015)) < 1e-15);
@@ -41,8 +66,26 @@ describe("usage accounting", () => {
     const a = normalizeUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.1 }, undefined);
     const b = normalizeUsage({ prompt_tokens: 3, completion_tokens: 4 }, undefined);
     const known = addToTotals(emptyTotals(), a);
-    assert.deepEqual(known, { promptTokens: 1, completionTokens: 2, totalTokens: 3, cachedTokens: 0, reasoningTokens: 0, cost: 0.1, unknownCostTurns: 0, turns: 1 });
-    assert.deepEqual(addToTotals(known, b), { promptTokens: 4, completionTokens: 6, totalTokens: 10, cachedTokens: 0, reasoningTokens: 0, cost: null, unknownCostTurns: 1, turns: 2 });
+    assert.deepEqual(known, {
+      promptTokens: 1,
+      completionTokens: 2,
+      totalTokens: 3,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      cost: 0.1,
+      unknownCostTurns: 0,
+      turns: 1,
+    });
+    assert.deepEqual(addToTotals(known, b), {
+      promptTokens: 4,
+      completionTokens: 6,
+      totalTokens: 10,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      cost: null,
+      unknownCostTurns: 1,
+      turns: 2,
+    });
     assert.equal(addToTotals(addToTotals(emptyTotals(), b), a).cost, null, "in either order");
     assert.equal(emptyTotals().cost, 0, "no turns cost nothing");
   });

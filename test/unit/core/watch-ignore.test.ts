@@ -11,17 +11,41 @@ describe("the file watcher's ignore pattern", () => {
   const patterns = ignoredDirsPatterns([...SKIPPED_DIRS]);
 
   it("matches a skipped folder at any depth, by its whole name, with either separator", () => {
-    for (const relPath of ["node_modules", ".git", "a/node_modules", "a/b/c/.venv", "packages\\x\\node_modules", "src/__pycache__"]) assert.ok(ignored(patterns, relPath), relPath);
-    for (const relPath of ["node_modules_x", "xnode_modules", "a/my.git", "a/xgit", "agit", "src/venv2", "node_modules.md", "a/.cache-dir", ".gitignore"]) assert.ok(!ignored(patterns, relPath), relPath);
+    for (const relPath of [
+      "node_modules",
+      ".git",
+      "a/node_modules",
+      "a/b/c/.venv",
+      "packages\\x\\node_modules",
+      "src/__pycache__",
+    ])
+      assert.ok(ignored(patterns, relPath), relPath);
+    for (const relPath of [
+      "node_modules_x",
+      "xnode_modules",
+      "a/my.git",
+      "a/xgit",
+      "agit",
+      "src/venv2",
+      "node_modules.md",
+      "a/.cache-dir",
+      ".gitignore",
+    ])
+      assert.ok(!ignored(patterns, relPath), relPath);
   });
 
   it("agrees with comparing the last part of the path by name, for any names and paths", () => {
     const part = fc.stringMatching(/^[a-z.+()[\]*?^$|\\{}_-]{1,6}$/).filter((p) => !p.includes("\\"));
     fc.assert(
-      fc.property(fc.uniqueArray(part, { minLength: 1, maxLength: 5 }), fc.array(part, { minLength: 1, maxLength: 4 }), fc.nat(), (names, parts, pick) => {
-        if (pick % 2 === 0) parts[parts.length - 1] = names[pick % names.length]!;
-        assert.equal(ignored(ignoredDirsPatterns(names), parts.join("/")), names.includes(parts.at(-1)!));
-      }),
+      fc.property(
+        fc.uniqueArray(part, { minLength: 1, maxLength: 5 }),
+        fc.array(part, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        (names, parts, pick) => {
+          if (pick % 2 === 0) parts[parts.length - 1] = names[pick % names.length]!;
+          assert.equal(ignored(ignoredDirsPatterns(names), parts.join("/")), names.includes(parts.at(-1)!));
+        },
+      ),
     );
   });
 

@@ -35,10 +35,16 @@ describe("webview html", () => {
   });
 
   it("finds the entry in Vite's manifest", () => {
-    assert.deepEqual(assetsFromManifest({ "index.html": { file: "assets/a.js", css: ["assets/a.css"], isEntry: true }, x: { file: "assets/x.js" } }), {
-      script: "assets/a.js",
-      styles: ["assets/a.css"],
-    });
+    assert.deepEqual(
+      assetsFromManifest({
+        "index.html": { file: "assets/a.js", css: ["assets/a.css"], isEntry: true },
+        x: { file: "assets/x.js" },
+      }),
+      {
+        script: "assets/a.js",
+        styles: ["assets/a.css"],
+      },
+    );
     assert.throws(() => assetsFromManifest({}), /no entry/);
   });
 });

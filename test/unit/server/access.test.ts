@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { isPublicApiRoute } from "../../../src/server/middleware/access";
-import { canonicalPath, isApiPath, isLoopbackHost, parseHostHeader, resolvedPath } from "../../../src/core/request-path";
+import {
+  canonicalPath,
+  isApiPath,
+  isLoopbackHost,
+  parseHostHeader,
+  resolvedPath,
+} from "../../../src/core/request-path";
 
 describe("access rules", () => {
   it("extracts the host name from Host headers with ports and IPv6 brackets", () => {
@@ -30,27 +36,63 @@ describe("access rules", () => {
   });
 
   it("sees /api in every spelling a lenient router could match", () => {
-    for (const path of ["/api/projects", "/API/projects", "/Api/settings/app", "//api/projects", "/api//projects", "/%61pi/projects", "/%2561pi/x", "/api/", "/API", "\\api\\x", "/aPi/health/"]) {
+    for (const path of [
+      "/api/projects",
+      "/API/projects",
+      "/Api/settings/app",
+      "//api/projects",
+      "/api//projects",
+      "/%61pi/projects",
+      "/%2561pi/x",
+      "/api/",
+      "/API",
+      "\\api\\x",
+      "/aPi/health/",
+    ]) {
       assert.ok(isApiPath(path), path);
     }
-    for (const path of ["/", "/index.html", "/assets/api.js", "/apis", "/%zz", "/ap%69x"]) assert.ok(!isApiPath(path), path);
+    for (const path of ["/", "/index.html", "/assets/api.js", "/apis", "/%zz", "/ap%69x"])
+      assert.ok(!isApiPath(path), path);
     assert.equal(canonicalPath("//API//Projects/"), "/api/projects");
     // A file server resolves dot segments; what resolves to /api counts as /api too.
-    for (const path of ["/./api/projects", "/x/../api/projects", "/%2e/api/x", "/x/%2e%2e/API/x"]) assert.ok(isApiPath(path), path);
+    for (const path of ["/./api/projects", "/x/../api/projects", "/%2e/api/x", "/x/%2e%2e/API/x"])
+      assert.ok(isApiPath(path), path);
   });
 
   it("resolves every spelling of a page to the path a file server would serve, never above the root", () => {
-    for (const path of ["/index.html", "//index.html", "/%69ndex.html", "/./index.html", "/x/../index.html", "/%2e/index.html", "/%2f/index.html", "/index.html/", "/../../index.html", "/\\index.html"]) {
+    for (const path of [
+      "/index.html",
+      "//index.html",
+      "/%69ndex.html",
+      "/./index.html",
+      "/x/../index.html",
+      "/%2e/index.html",
+      "/%2f/index.html",
+      "/index.html/",
+      "/../../index.html",
+      "/\\index.html",
+    ]) {
       assert.equal(resolvedPath(path), "/index.html", path);
     }
-    for (const path of ["/", "//", "///", "/.", "/./", "/%2e/", "/x/..", "/.."]) assert.equal(resolvedPath(path), "/", path);
+    for (const path of ["/", "//", "///", "/.", "/./", "/%2e/", "/x/..", "/.."])
+      assert.equal(resolvedPath(path), "/", path);
     assert.equal(resolvedPath("//assets//App-X1.js"), "/assets/App-X1.js", "letter case kept");
   });
 
   it("accepts loopback names only", () => {
     for (const ok of ["localhost", "127.0.0.1", "127.1.2.3", "::1"]) assert.ok(isLoopbackHost(ok), ok);
     // A subdomain of localhost is only as good as the user's allow-list says.
-    for (const bad of ["app.localhost", "evil.localhost", "127.0.0.256", "127.0.0.1.evil.com", "localhost.evil.com", "10.0.0.1", "0.0.0.0", "evil.com", ""]) {
+    for (const bad of [
+      "app.localhost",
+      "evil.localhost",
+      "127.0.0.256",
+      "127.0.0.1.evil.com",
+      "localhost.evil.com",
+      "10.0.0.1",
+      "0.0.0.0",
+      "evil.com",
+      "",
+    ]) {
       assert.ok(!isLoopbackHost(bad), bad);
     }
   });

@@ -4,14 +4,24 @@
 import assert from "node:assert/strict";
 import Ajv2020 from "ajv/dist/2020";
 import { z } from "zod";
-import { apiRoutes, methodOf, noContent, pageRoutes, pathOf, streamRoutes, uploadRoutes } from "../../../src/shared/api-routes";
+import {
+  apiRoutes,
+  methodOf,
+  noContent,
+  pageRoutes,
+  pathOf,
+  streamRoutes,
+  uploadRoutes,
+} from "../../../src/shared/api-routes";
 import { openApiDocument, openApiPath } from "../../../src/server/openapi";
 
 type Json = Record<string, any>;
 
 const doc = openApiDocument("1.2.3");
 type Spec = { query?: z.ZodType; body?: z.ZodType };
-const allKeys = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes].flatMap((table) => Object.entries(table) as [string, Spec][]);
+const allKeys = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes].flatMap(
+  (table) => Object.entries(table) as [string, Spec][],
+);
 
 function operationOf(key: string): Json {
   const operation = doc.paths[openApiPath(pathOf(key))]?.[methodOf(key).toLowerCase()];
@@ -33,14 +43,18 @@ function* schemasOf(document: Json): Generator<[string, Json]> {
     for (const [method, op] of Object.entries(operations as Json) as [string, Json][]) {
       const at = `${method.toUpperCase()} ${path}`;
       for (const parameter of op.parameters ?? []) yield [`${at} ${parameter.in} ${parameter.name}`, parameter.schema];
-      for (const [type, content] of Object.entries(op.requestBody?.content ?? {}) as [string, Json][]) yield [`${at} body ${type}`, content.schema];
+      for (const [type, content] of Object.entries(op.requestBody?.content ?? {}) as [string, Json][])
+        yield [`${at} body ${type}`, content.schema];
       for (const [status, response] of Object.entries(op.responses) as [string, Json][]) {
-        for (const [type, content] of Object.entries(response.content ?? {}) as [string, Json][]) yield [`${at} ${status} ${type}`, content.schema];
-        for (const [event, schema] of Object.entries(response["x-events"] ?? {}) as [string, Json][]) yield [`${at} event ${event}`, schema];
+        for (const [type, content] of Object.entries(response.content ?? {}) as [string, Json][])
+          yield [`${at} ${status} ${type}`, content.schema];
+        for (const [event, schema] of Object.entries(response["x-events"] ?? {}) as [string, Json][])
+          yield [`${at} event ${event}`, schema];
       }
     }
   }
-  for (const [name, schema] of Object.entries(document.components.schemas as Json)) yield [`components ${name}`, schema as Json];
+  for (const [name, schema] of Object.entries(document.components.schemas as Json))
+    yield [`components ${name}`, schema as Json];
 }
 
 describe("OpenAPI document from the route table", () => {
@@ -69,8 +83,15 @@ describe("OpenAPI document from the route table", () => {
       assert.doesNotMatch(path, /:/, key);
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
       const declared = operationOf(key).parameters.filter((p: Json) => p.in === "path");
-      assert.deepEqual(declared.map((p: Json) => p.name), inPath, key);
-      assert.ok(declared.every((p: Json) => p.required === true), key);
+      assert.deepEqual(
+        declared.map((p: Json) => p.name),
+        inPath,
+        key,
+      );
+      assert.ok(
+        declared.every((p: Json) => p.required === true),
+        key,
+      );
     }
     assert.equal(openApiPath("/api/chats/:id/turns/:turn/revert"), "/api/chats/{id}/turns/{turn}/revert");
   });
@@ -84,7 +105,10 @@ describe("OpenAPI document from the route table", () => {
     assert.equal(search.find((p: Json) => p.name === "projectDir").required, true);
     assert.equal(search.find((p: Json) => p.name === "q").required, false, "a default makes it optional to send");
     const prompts = operationOf("GET /api/prompts").parameters;
-    assert.ok(prompts.every((p: Json) => p.required === false), "either of the union's parameters will do");
+    assert.ok(
+      prompts.every((p: Json) => p.required === false),
+      "either of the union's parameters will do",
+    );
   });
 
   it("gives request bodies where the table declares them, required unless the schema takes none", () => {
@@ -104,13 +128,27 @@ describe("OpenAPI document from the route table", () => {
     for (const [key, spec] of Object.entries(apiRoutes) as [string, { response: z.ZodType; created?: true }][]) {
       const responses = operationOf(key).responses;
       const expected = spec.response === noContent ? ["204"] : spec.created ? ["200", "201"] : ["200"];
-      assert.deepEqual(Object.keys(responses).filter((s) => s !== "default").sort(), expected, key);
-      assert.deepEqual(responses.default.content["application/json"].schema, { $ref: "#/components/schemas/ApiError" }, key);
+      assert.deepEqual(
+        Object.keys(responses)
+          .filter((s) => s !== "default")
+          .sort(),
+        expected,
+        key,
+      );
+      assert.deepEqual(
+        responses.default.content["application/json"].schema,
+        { $ref: "#/components/schemas/ApiError" },
+        key,
+      );
     }
     for (const key of Object.keys(streamRoutes)) {
       const ok = operationOf(key).responses["200"];
       assert.ok(ok.content["text/event-stream"], key);
-      assert.deepEqual(Object.keys(ok["x-events"]).sort(), Object.keys(streamRoutes[key as keyof typeof streamRoutes].events).sort(), key);
+      assert.deepEqual(
+        Object.keys(ok["x-events"]).sort(),
+        Object.keys(streamRoutes[key as keyof typeof streamRoutes].events).sort(),
+        key,
+      );
     }
     assert.ok(operationOf("GET /api/providers/gateway/oauth/callback").responses["200"].content["text/html"]);
   });
@@ -143,14 +181,21 @@ describe("OpenAPI document from the route table", () => {
   });
 
   it("holds schemas that accept and refuse what the zod schemas do", () => {
-    const response = (key: keyof typeof apiRoutes) => compile(operationOf(key).responses["200"].content["application/json"].schema);
+    const response = (key: keyof typeof apiRoutes) =>
+      compile(operationOf(key).responses["200"].content["application/json"].schema);
     const health = response("GET /api/health");
     assert.equal(health({ ok: true, version: "1" }), true);
     assert.equal(health({ ok: false, version: "1" }), false);
     const resolved = response("GET /api/settings/resolved");
-    assert.equal(resolved({ settings: {}, provenance: { chat: { maxSteps: "app" }, name: "project" } }), true, "the recursive provenance, through components");
+    assert.equal(
+      resolved({ settings: {}, provenance: { chat: { maxSteps: "app" }, name: "project" } }),
+      true,
+      "the recursive provenance, through components",
+    );
     assert.equal(resolved({ settings: {}, provenance: { chat: { maxSteps: "nowhere" } } }), false);
-    const body = compile(operationOf("POST /api/chats/:id/messages/stream").requestBody.content["application/json"].schema);
+    const body = compile(
+      operationOf("POST /api/chats/:id/messages/stream").requestBody.content["application/json"].schema,
+    );
     assert.equal(body({ content: "hi", referencedPaths: ["a.ts"] }), true);
     assert.equal(body({ content: "hi", extra: 1 }), false, "strict, like the route");
     assert.equal(compile(doc.components.schemas.ApiError!)({ error: { code: "not_found", message: "no" } }), true);

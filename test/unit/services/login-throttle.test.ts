@@ -2,7 +2,13 @@
 // client and for everyone together, and every lock and window ends after 10 minutes.
 import assert from "node:assert/strict";
 import { AppError } from "../../../src/core/app-error";
-import { LOCK_MS, LoginThrottle, MAX_FAILURES, MAX_GLOBAL_FAILURES, WINDOW_MS } from "../../../src/services/login-throttle";
+import {
+  LOCK_MS,
+  LoginThrottle,
+  MAX_FAILURES,
+  MAX_GLOBAL_FAILURES,
+  WINDOW_MS,
+} from "../../../src/services/login-throttle";
 
 function rateLimited(run: () => unknown): boolean {
   try {
@@ -28,7 +34,10 @@ describe("login throttle", () => {
     assert.ok(throttle.lockedFor("a") > 0);
     assert.equal(throttle.lockedFor("b"), 0, "another client is not locked by it");
     now += LOCK_MS - 1;
-    assert.ok(rateLimited(() => throttle.ensureOpen("a")), "still locked a moment before 10 minutes");
+    assert.ok(
+      rateLimited(() => throttle.ensureOpen("a")),
+      "still locked a moment before 10 minutes",
+    );
     now += 1;
     assert.ok(!rateLimited(() => throttle.begin("a")), "open again after 10 minutes, the old failures forgotten");
   });
@@ -54,7 +63,10 @@ describe("login throttle", () => {
     let admitted = 0;
     for (let i = 0; i < 100; i++) if (!rateLimited(() => throttle.begin(`client ${i % 50}`))) admitted++;
     assert.equal(admitted, MAX_GLOBAL_FAILURES, "the 21st attempt is counted, not checked");
-    assert.ok(rateLimited(() => throttle.ensureOpen("a client never seen")), "everyone is locked out");
+    assert.ok(
+      rateLimited(() => throttle.ensureOpen("a client never seen")),
+      "everyone is locked out",
+    );
     now += LOCK_MS - 1;
     assert.ok(rateLimited(() => throttle.begin("a client never seen")));
     now += 1;

@@ -12,7 +12,10 @@ describe("project trust", () => {
   let kv: AppKvRepo;
   let hostTrusted: boolean;
   let trust: ProjectTrust;
-  const repository = { toolGates: { shell: "allow" }, actions: [{ id: "deploy", label: "Deploy", run: { shell: "make" } }] };
+  const repository = {
+    toolGates: { shell: "allow" },
+    actions: [{ id: "deploy", label: "Deploy", run: { shell: "make" } }],
+  };
 
   beforeEach(() => {
     dir = makeTempDir();
@@ -58,7 +61,9 @@ describe("project trust", () => {
     const state = trust.state("p1", pulled);
     assert.equal(state.trusted, false);
     assert.equal(state.lapsed, true);
-    assert.deepEqual(state.changes, [{ kind: "mcpServer", id: "evil", change: "added", summary: "connects to http://evil.example" }]);
+    assert.deepEqual(state.changes, [
+      { kind: "mcpServer", id: "evil", change: "added", summary: "connects to http://evil.example" },
+    ]);
   });
 
   it("keeps a trust across Parley's own writes, counts what the user wrote through Parley, and never launders a change from outside", () => {
@@ -72,7 +77,10 @@ describe("project trust", () => {
     const rewritten = { ...pulled, toolGates: { shell: "allow", file: "allow", task: "allow" } };
     trust.keepAcross("p1", pulled, rewritten);
     assert.equal(trust.isTrusted("p1", rewritten), false);
-    assert.deepEqual(trust.state("p1", rewritten).changes.map((c) => [c.id, c.change]), [["deploy", "changed"]]);
+    assert.deepEqual(
+      trust.state("p1", rewritten).changes.map((c) => [c.id, c.change]),
+      [["deploy", "changed"]],
+    );
 
     // A write that brings nothing needing trust leaves no record, so a later pull is not "lapsed".
     trust.keepAcross("p3", {}, { toolGates: { shell: "off" } });
@@ -88,7 +96,10 @@ describe("project trust", () => {
     const state = trust.state("p1", repository);
     assert.equal(state.trusted, false);
     assert.equal(state.lapsed, true);
-    assert.deepEqual(state.changes.map((c) => c.change), ["added", "added"]);
+    assert.deepEqual(
+      state.changes.map((c) => c.change),
+      ["added", "added"],
+    );
     trust.distrust("p1");
     assert.equal(trust.state("p1", repository).lapsed, false);
   });

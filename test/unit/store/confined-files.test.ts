@@ -19,7 +19,10 @@ describe("confined files", () => {
   afterEach(() => removeDir(base));
 
   const refused = async (operation: () => Promise<unknown>, pattern: RegExp) => {
-    await assert.rejects(operation, (error: unknown) => error instanceof ConfinementError && pattern.test(error.message));
+    await assert.rejects(
+      operation,
+      (error: unknown) => error instanceof ConfinementError && pattern.test(error.message),
+    );
   };
 
   it("writes, reads and removes through folders it makes, keeping a file's mode", async () => {
@@ -53,6 +56,7 @@ describe("confined files", () => {
     await refused(() => readConfined(root, "dir"), /not a file/);
     fs.writeFileSync(path.join(root, "big"), Buffer.alloc(2 * 1024 * 1024));
     await refused(() => readConfined(root, "big", 1024 * 1024), /larger than 1 MB/);
-    for (const bad of ["", "a//b", "../x", "a/./b"]) await refused(() => writeConfined(root, bad, Buffer.from("x")), /not a path/);
+    for (const bad of ["", "a//b", "../x", "a/./b"])
+      await refused(() => writeConfined(root, bad, Buffer.from("x")), /not a path/);
   });
 });

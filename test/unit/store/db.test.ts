@@ -14,8 +14,20 @@ describe("app database", () => {
     const db = openDatabase(path.join(dir, "store.sqlite"));
     assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
     assert.equal(schemaVersion(db), MIGRATIONS.length);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    for (const table of ["app_kv", "projects", "project_settings", "mcp_tool_cache", "recent_models", "prompts", "chats", "messages", "sessions"]) {
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (t) => t.name,
+    );
+    for (const table of [
+      "app_kv",
+      "projects",
+      "project_settings",
+      "mcp_tool_cache",
+      "recent_models",
+      "prompts",
+      "chats",
+      "messages",
+      "sessions",
+    ]) {
       assert.ok(tables.includes(table), `missing table ${table}`);
     }
     db.close();

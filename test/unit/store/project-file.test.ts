@@ -28,6 +28,9 @@ describe("project settings file", () => {
 
   it("writes two-space JSON with a newline and keeps unknown keys", async () => {
     await writeProjectFile(dir, { name: "P", custom: { mine: [1] } });
-    assert.equal(fs.readFileSync(path.join(dir, ".app.json"), "utf8"), '{\n  "name": "P",\n  "custom": {\n    "mine": [\n      1\n    ]\n  }\n}\n');
+    assert.equal(
+      fs.readFileSync(path.join(dir, ".app.json"), "utf8"),
+      '{\n  "name": "P",\n  "custom": {\n    "mine": [\n      1\n    ]\n  }\n}\n',
+    );
   });
 });

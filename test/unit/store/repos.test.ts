@@ -51,7 +51,10 @@ describe("repositories", () => {
     assert.equal(repo.touch("expired"), false);
     assert.equal(repo.touch("unknown"), false);
     assert.ok(!JSON.stringify(db.prepare("SELECT * FROM sessions").all()).includes("live"));
-    assert.deepEqual(repo.list().map((s) => s.idHash), [hashSessionId("live")]);
+    assert.deepEqual(
+      repo.list().map((s) => s.idHash),
+      [hashSessionId("live")],
+    );
     assert.equal(repo.revoke(hashSessionId("live")), true);
     assert.equal(repo.touch("live"), false);
   });
@@ -61,10 +64,13 @@ describe("repositories", () => {
     repo.put("project:a:fs#1", "fs", [{ name: "read" }]);
     repo.put("project:a:fs#1", "fs", [{ name: "write" }]);
     repo.put("project:b:fs#2", "fs", [{ name: "list" }]);
-    assert.deepEqual(repo.all().map((r) => [r.cacheKey, r.serverId, r.tools]), [
-      ["project:a:fs#1", "fs", [{ name: "write" }]],
-      ["project:b:fs#2", "fs", [{ name: "list" }]],
-    ]);
+    assert.deepEqual(
+      repo.all().map((r) => [r.cacheKey, r.serverId, r.tools]),
+      [
+        ["project:a:fs#1", "fs", [{ name: "write" }]],
+        ["project:b:fs#2", "fs", [{ name: "list" }]],
+      ],
+    );
     assert.deepEqual(repo.get("project:b:fs#2")?.tools, [{ name: "list" }]);
     assert.equal(repo.get("project:c:fs#3"), undefined);
     repo.delete("project:a:fs#1");
@@ -78,7 +84,10 @@ describe("repositories", () => {
     repo.put("app:fs_10#1", "fs_10", []);
     repo.put("app:fsx1#1", "fsx1", []);
     repo.prune("app:fs_1#", 2);
-    assert.deepEqual(repo.all().map((r) => r.cacheKey), ["app:fs_1#5", "app:fs_1#6", "app:fs_10#1", "app:fsx1#1"]);
+    assert.deepEqual(
+      repo.all().map((r) => r.cacheKey),
+      ["app:fs_1#5", "app:fs_1#6", "app:fs_10#1", "app:fsx1#1"],
+    );
   });
 
   it("recent models: newest first, one row per model", () => {
@@ -86,13 +95,19 @@ describe("repositories", () => {
     repo.touch("gateway", "a/one");
     repo.touch("gateway", "b/two");
     repo.touch("gateway", "a/one");
-    assert.deepEqual(repo.list().map((m) => m.modelId), ["a/one", "b/two"]);
+    assert.deepEqual(
+      repo.list().map((m) => m.modelId),
+      ["a/one", "b/two"],
+    );
   });
 
   it("app kv: prefix listing treats _ and % literally", () => {
     const repo = new AppKvRepo(db);
     repo.set("a_b", "1");
     repo.set("axb", "2");
-    assert.deepEqual(repo.listByPrefix("a_").map((r) => r.key), ["a_b"]);
+    assert.deepEqual(
+      repo.listByPrefix("a_").map((r) => r.key),
+      ["a_b"],
+    );
   });
 });

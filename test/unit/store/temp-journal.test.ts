@@ -16,7 +16,8 @@ describe("temp journal", () => {
   afterEach(() => removeDir(base));
 
   /** A pid that surely belongs to no running process: one that just ended. */
-  const deadPid = () => spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
+  const deadPid = () =>
+    spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
 
   it("removes the temporaries dead processes noted, and only files named like Parley's temporaries", () => {
     const notes = path.join(base, "home", "pending-writes");

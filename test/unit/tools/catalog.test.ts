@@ -4,13 +4,24 @@ import { NATIVE_TOOLS } from "../../../src/tools/native-tools";
 import type { CachedTools, McpToolCacheRepo } from "../../../src/store/mcp-tool-cache-repo";
 
 const cache = (rows: Omit<CachedTools, "cacheKey" | "fetchedAt">[]) =>
-  ({ all: () => rows.map((row, i) => ({ cacheKey: `k${i}`, fetchedAt: "2025-01-01T00:00:00.000Z", ...row })) }) as unknown as McpToolCacheRepo;
+  ({
+    all: () => rows.map((row, i) => ({ cacheKey: `k${i}`, fetchedAt: "2025-01-01T00:00:00.000Z", ...row })),
+  }) as unknown as McpToolCacheRepo;
 
 describe("the tool catalog", () => {
   it("lists the MCP tools each server last reported, named mcp__<server>__<tool>, skipping entries without a name (a null one too)", () => {
     const catalog = new ToolCatalog(
       cache([
-        { serverId: "calc", tools: [{ name: "add", description: "Adds", inputSchema: { type: "object" } }, { name: "neg" }, { description: "no name" }, { name: 7 }, null] },
+        {
+          serverId: "calc",
+          tools: [
+            { name: "add", description: "Adds", inputSchema: { type: "object" } },
+            { name: "neg" },
+            { description: "no name" },
+            { name: 7 },
+            null,
+          ],
+        },
         { serverId: "web", tools: [{ name: "fetch", description: 42 }] },
       ]),
     );
@@ -26,6 +37,9 @@ describe("the tool catalog", () => {
   it("names every tool, the native ones first", () => {
     const catalog = new ToolCatalog(cache([{ serverId: "calc", tools: [{ name: "add" }] }]));
     assert.deepEqual(catalog.allToolNames(), [...NATIVE_TOOLS.map((t) => t.name), "mcp__calc__add"]);
-    assert.deepEqual(new ToolCatalog(cache([])).allToolNames(), NATIVE_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      new ToolCatalog(cache([])).allToolNames(),
+      NATIVE_TOOLS.map((t) => t.name),
+    );
   });
 });

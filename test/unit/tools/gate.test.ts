@@ -4,7 +4,13 @@ import { gatesOf, needsApproval, toolGate, untrustedGates } from "../../../src/t
 describe("tool gates of an untrusted project", () => {
   it("lets the project tighten the user's gates at once and never loosen them", () => {
     const user = { file: "allow" as const, mcp__calc__sum: "off" as const };
-    const gates = untrustedGates(user, { shell: "allow", file: "ask", task: "off", mcp__calc__sum: "allow", report_progress: "allow" });
+    const gates = untrustedGates(user, {
+      shell: "allow",
+      file: "ask",
+      task: "off",
+      mcp__calc__sum: "allow",
+      report_progress: "allow",
+    });
     assert.equal(toolGate("shell", gates), "ask", "allow counts as the user's gate (shell defaults to ask)");
     assert.equal(toolGate("file", gates), "ask", "ask tightens the user's allow");
     assert.equal(toolGate("task", gates), "off");
@@ -22,13 +28,24 @@ describe("tool gates of an untrusted project", () => {
 
 describe("tool gates", () => {
   it("takes a tool's gate from the settings, else its default: native tools their own, MCP tools ask", () => {
-    assert.deepEqual(["shell", "file", "subagent", "task", "mcp__calc__add"].map((name) => toolGate(name, undefined)), ["ask", "ask", "allow", "allow", "ask"]);
-    assert.deepEqual(["shell", "task", "mcp__calc__add"].map((name) => toolGate(name, { shell: "allow", task: "off", mcp__calc__add: "allow" })), ["allow", "off", "allow"]);
+    assert.deepEqual(
+      ["shell", "file", "subagent", "task", "mcp__calc__add"].map((name) => toolGate(name, undefined)),
+      ["ask", "ask", "allow", "allow", "ask"],
+    );
+    assert.deepEqual(
+      ["shell", "task", "mcp__calc__add"].map((name) =>
+        toolGate(name, { shell: "allow", task: "off", mcp__calc__add: "allow" }),
+      ),
+      ["allow", "off", "allow"],
+    );
     assert.equal(toolGate("toString", {}), "ask", "an inherited name is no setting");
   });
 
   it("reads toolGates over the older tools key", () => {
-    assert.deepEqual(gatesOf({ tools: { shell: "off", file: "allow" }, toolGates: { shell: "ask" } }), { shell: "ask", file: "allow" });
+    assert.deepEqual(gatesOf({ tools: { shell: "off", file: "allow" }, toolGates: { shell: "ask" } }), {
+      shell: "ask",
+      file: "allow",
+    });
     assert.deepEqual(gatesOf({}), {});
   });
 
@@ -36,7 +53,10 @@ describe("tool gates", () => {
     assert.equal(needsApproval("shell", "ask", { cmd: "ls" }), true);
     assert.equal(needsApproval("shell", "allow", { cmd: "ls" }), false);
     assert.equal(needsApproval("mcp__calc__add", "ask", {}), true);
-    assert.deepEqual(["read", "list", "search", "write", "edit"].map((action) => needsApproval("file", "ask", { action })), [false, false, false, true, true]);
+    assert.deepEqual(
+      ["read", "list", "search", "write", "edit"].map((action) => needsApproval("file", "ask", { action })),
+      [false, false, false, true, true],
+    );
     assert.equal(needsApproval("file", "allow", { action: "write" }), false);
     assert.equal(needsApproval("file", "ask", undefined), false);
   });

@@ -25,7 +25,10 @@ describe("native tools and their argument schemas", () => {
         ["ask_user", "allow", false],
       ],
     );
-    assert.deepEqual([...NATIVE_TOOL_NAMES], NATIVE_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      [...NATIVE_TOOL_NAMES],
+      NATIVE_TOOLS.map((t) => t.name),
+    );
     assert.ok(NATIVE_TOOLS.every((t) => t.description.length > 0));
   });
 
@@ -40,10 +43,21 @@ describe("native tools and their argument schemas", () => {
 
   it("requires what a call cannot do without, and describes every argument", () => {
     const required = Object.fromEntries(NATIVE_TOOLS.map((t) => [t.name, [...(t.parameters.required ?? [])].sort()]));
-    assert.deepEqual(required, { shell: ["cmd"], file: ["action"], subagent: ["agent", "task"], report_progress: ["message"], task: ["items"], ask_user: ["question"] });
+    assert.deepEqual(required, {
+      shell: ["cmd"],
+      file: ["action"],
+      subagent: ["agent", "task"],
+      report_progress: ["message"],
+      task: ["items"],
+      ask_user: ["question"],
+    });
     for (const tool of NATIVE_TOOLS) {
       for (const [name, property] of Object.entries(tool.parameters.properties ?? {})) {
-        assert.equal(typeof (property as { description?: unknown }).description, "string", `${tool.name}.${name} has a description`);
+        assert.equal(
+          typeof (property as { description?: unknown }).description,
+          "string",
+          `${tool.name}.${name} has a description`,
+        );
       }
     }
   });
@@ -52,15 +66,31 @@ describe("native tools and their argument schemas", () => {
     assert.ok(shellArgsSchema.safeParse({ cmd: "ls -la" }).success);
     assert.ok(shellArgsSchema.safeParse({ cmd: "make", cwd: "web", timeoutMs: SHELL_MAX_TIMEOUT_MS }).success);
     assert.equal(SHELL_MAX_TIMEOUT_MS, 600_000);
-    for (const bad of [{}, { cmd: "" }, { cmd: 1 }, { cmd: "x", timeoutMs: 0 }, { cmd: "x", timeoutMs: 1.5 }, { cmd: "x", timeoutMs: SHELL_MAX_TIMEOUT_MS + 1 }]) {
+    for (const bad of [
+      {},
+      { cmd: "" },
+      { cmd: 1 },
+      { cmd: "x", timeoutMs: 0 },
+      { cmd: "x", timeoutMs: 1.5 },
+      { cmd: "x", timeoutMs: SHELL_MAX_TIMEOUT_MS + 1 },
+    ]) {
       assert.equal(shellArgsSchema.safeParse(bad).success, false, JSON.stringify(bad));
     }
   });
 
   it("takes a file call for one of its five actions, with 1-based lines and bounded limits", () => {
-    for (const action of ["read", "list", "search", "write", "edit"]) assert.ok(fileArgsSchema.safeParse({ action }).success, action);
-    assert.ok(fileArgsSchema.safeParse({ action: "edit", path: "a.ts", oldText: "x", newText: "", replaceAll: true }).success);
-    for (const bad of [{ action: "delete" }, { action: "read", offset: 0 }, { action: "read", limit: 10_001 }, { action: "search", pattern: "" }, { action: "edit", oldText: "" }]) {
+    for (const action of ["read", "list", "search", "write", "edit"])
+      assert.ok(fileArgsSchema.safeParse({ action }).success, action);
+    assert.ok(
+      fileArgsSchema.safeParse({ action: "edit", path: "a.ts", oldText: "x", newText: "", replaceAll: true }).success,
+    );
+    for (const bad of [
+      { action: "delete" },
+      { action: "read", offset: 0 },
+      { action: "read", limit: 10_001 },
+      { action: "search", pattern: "" },
+      { action: "edit", oldText: "" },
+    ]) {
       assert.equal(fileArgsSchema.safeParse(bad).success, false, JSON.stringify(bad));
     }
   });

@@ -8,11 +8,27 @@ describe("the tools offered upstream", () => {
   it("offers native tools as OpenAI function tools with their description and JSON Schema, in the order given", () => {
     const tools = offeredTools(["file", "shell"], {});
     assert.deepEqual(names(tools), ["file", "shell"]);
-    assert.deepEqual(tools[1], { type: "function", function: { name: "shell", description: nativeTool("shell")!.description, parameters: nativeTool("shell")!.parameters } });
+    assert.deepEqual(tools[1], {
+      type: "function",
+      function: {
+        name: "shell",
+        description: nativeTool("shell")!.description,
+        parameters: nativeTool("shell")!.parameters,
+      },
+    });
   });
 
   it("leaves out tools whose gate is off, and names nothing it does not know", () => {
-    assert.deepEqual(names(offeredTools(["shell", "file", "task", "no_such_tool", "mcp__gone__x"], { shell: "off", file: "ask", task: "allow" })), ["file", "task"]);
+    assert.deepEqual(
+      names(
+        offeredTools(["shell", "file", "task", "no_such_tool", "mcp__gone__x"], {
+          shell: "off",
+          file: "ask",
+          task: "allow",
+        }),
+      ),
+      ["file", "task"],
+    );
   });
 
   it("offers subagent only where a subagent can run (not inside one)", () => {
@@ -29,7 +45,11 @@ describe("the tools offered upstream", () => {
       { id: "mcp__calc__odd", description: "Odd", parameters: "not a schema" },
       { id: "mcp__calc__off", description: "Off" },
     ];
-    const tools = offeredTools(["mcp__calc__add", "mcp__calc__bare", "mcp__calc__odd", "mcp__calc__off"], { mcp__calc__off: "off" }, mcp);
+    const tools = offeredTools(
+      ["mcp__calc__add", "mcp__calc__bare", "mcp__calc__odd", "mcp__calc__off"],
+      { mcp__calc__off: "off" },
+      mcp,
+    );
     assert.deepEqual(names(tools), ["mcp__calc__add", "mcp__calc__bare", "mcp__calc__odd"]);
     assert.deepEqual(tools[0]!.function, { name: "mcp__calc__add", description: "Adds", parameters: schema });
     assert.equal(tools[1]!.function.description.length, 1024);

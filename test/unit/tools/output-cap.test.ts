@@ -41,18 +41,23 @@ describe("a command's output within its cap (head and tail)", () => {
   // character across the middle included); past it, the first floor(cap/2) and the last ceil(cap/2) bytes.
   it("whatever the chunks and the cap, keeps the whole output within the cap, else its head and tail", () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 1, max: 64 }), (chunks, cap) => {
-        const buffer = new HeadTailBuffer(cap);
-        for (const chunk of chunks) buffer.push(Buffer.from(chunk));
-        const all = Buffer.concat(chunks.map((c) => Buffer.from(c)));
-        const head = Math.floor(cap / 2);
-        const tail = cap - head;
-        assert.equal(buffer.truncated, all.length > cap);
-        const expected = all.length <= cap
-          ? all.toString("utf8")
-          : `${all.subarray(0, head).toString("utf8")}\n… [${all.length - cap} bytes left out] …\n${all.subarray(all.length - tail).toString("utf8")}`;
-        assert.equal(buffer.text(), expected);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 64 }),
+        (chunks, cap) => {
+          const buffer = new HeadTailBuffer(cap);
+          for (const chunk of chunks) buffer.push(Buffer.from(chunk));
+          const all = Buffer.concat(chunks.map((c) => Buffer.from(c)));
+          const head = Math.floor(cap / 2);
+          const tail = cap - head;
+          assert.equal(buffer.truncated, all.length > cap);
+          const expected =
+            all.length <= cap
+              ? all.toString("utf8")
+              : `${all.subarray(0, head).toString("utf8")}\n… [${all.length - cap} bytes left out] …\n${all.subarray(all.length - tail).toString("utf8")}`;
+          assert.equal(buffer.text(), expected);
+        },
+      ),
     );
   });
 

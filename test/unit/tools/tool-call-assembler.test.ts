@@ -21,12 +21,16 @@ describe("streamed tool calls put together", () => {
     calls.add({ index: 2, id: "c2", name: "task", argumentsDelta: "{}" });
     calls.add({ index: 0, id: "c0", name: "shell", argumentsDelta: "{}" });
     calls.add({ index: 1, id: "c1", name: "file", argumentsDelta: "{}" });
-    assert.deepEqual(calls.finish("x").map((c) => c.id), ["c0", "c1", "c2"]);
+    assert.deepEqual(
+      calls.finish("x").map((c) => c.id),
+      ["c0", "c1", "c2"],
+    );
   });
 
   it("does not double a name a server repeats on every delta, and joins one sent in pieces", () => {
     const repeated = new ToolCallAssembler();
-    for (const piece of ['{"a"', ":1}"]) repeated.add({ index: 0, id: "c", name: "report_progress", argumentsDelta: piece });
+    for (const piece of ['{"a"', ":1}"])
+      repeated.add({ index: 0, id: "c", name: "report_progress", argumentsDelta: piece });
     assert.deepEqual(repeated.finish("x"), [{ id: "c", name: "report_progress", arguments: '{"a":1}' }]);
     const pieces = new ToolCallAssembler();
     pieces.add({ index: 0, id: "c", name: "mcp__calc", argumentsDelta: "" });
@@ -39,7 +43,10 @@ describe("streamed tool calls put together", () => {
     calls.add({ index: 0, name: "shell", argumentsDelta: "{}" });
     calls.add({ index: 3, name: "file", argumentsDelta: "" });
     calls.add({ index: 3, id: "late_id", argumentsDelta: "{}" });
-    assert.deepEqual(calls.finish("call_turn7").map((c) => c.id), ["call_turn7_0", "late_id"]);
+    assert.deepEqual(
+      calls.finish("call_turn7").map((c) => c.id),
+      ["call_turn7_0", "late_id"],
+    );
   });
 
   it("has nothing to give before any delta", () => {

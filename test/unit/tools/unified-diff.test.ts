@@ -8,7 +8,10 @@ describe("a file change as a unified diff", () => {
     assert.ok(lines.includes("--- a/src/a.ts"), diff);
     assert.ok(lines.includes("+++ b/src/a.ts"), diff);
     assert.ok(lines.includes("@@ -1,3 +1,3 @@"), diff);
-    assert.deepEqual(lines.filter((l) => /^[-+][^-+]/.test(l)), ["-two", "+2"]);
+    assert.deepEqual(
+      lines.filter((l) => /^[-+][^-+]/.test(l)),
+      ["-two", "+2"],
+    );
   });
 
   it("diffs a new file against /dev/null", () => {

@@ -8,9 +8,18 @@ import { readAppEvent, readSse, readStreamEvent } from "../../../webview/src/lib
 describe("UI API client", () => {
   it("fills path parameters encoded, and appends only the query values that are set", () => {
     assert.equal(routePath("GET /api/chats/:id", { params: { id: "a/b c" } }), "/api/chats/a%2Fb%20c");
-    assert.equal(routePath("GET /api/settings/resolved", { query: { projectDir: "/tmp/my project" } }), "/api/settings/resolved?projectDir=%2Ftmp%2Fmy+project");
-    assert.equal(routePath("GET /api/settings/resolved", { query: { projectDir: undefined } }), "/api/settings/resolved");
-    assert.equal(routePath("POST /api/providers/gateway/accounts/:id/activate", { params: { id: "x1" } }), "/api/providers/gateway/accounts/x1/activate");
+    assert.equal(
+      routePath("GET /api/settings/resolved", { query: { projectDir: "/tmp/my project" } }),
+      "/api/settings/resolved?projectDir=%2Ftmp%2Fmy+project",
+    );
+    assert.equal(
+      routePath("GET /api/settings/resolved", { query: { projectDir: undefined } }),
+      "/api/settings/resolved",
+    );
+    assert.equal(
+      routePath("POST /api/providers/gateway/accounts/:id/activate", { params: { id: "x1" } }),
+      "/api/providers/gateway/accounts/x1/activate",
+    );
   });
 
   it("keys every route by an HTTP method and an /api path", () => {
@@ -36,7 +45,10 @@ describe("UI API client", () => {
   });
 
   it("parses app events into {type, data} and refuses malformed ones", () => {
-    assert.deepEqual(readAppEvent("chats.changed", { projectId: "p1", chatId: "c1" }), { type: "chats.changed", data: { projectId: "p1", chatId: "c1" } });
+    assert.deepEqual(readAppEvent("chats.changed", { projectId: "p1", chatId: "c1" }), {
+      type: "chats.changed",
+      data: { projectId: "p1", chatId: "c1" },
+    });
     const warn = console.warn;
     console.warn = () => {};
     try {
@@ -48,7 +60,11 @@ describe("UI API client", () => {
   });
 
   it("reads SSE split across chunks, skipping events whose data is not JSON", async () => {
-    const chunks = ['id: 1\nevent: text.delta\ndata: {"te', 'xt":"a"}\n\nevent: x\ndata: not json\n\n', 'event: turn.end\ndata: {"turnId":"t","finishReason":"stop"}\n\n'];
+    const chunks = [
+      'id: 1\nevent: text.delta\ndata: {"te',
+      'xt":"a"}\n\nevent: x\ndata: not json\n\n',
+      'event: turn.end\ndata: {"turnId":"t","finishReason":"stop"}\n\n',
+    ];
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));

@@ -6,14 +6,44 @@ import { filterChats } from "../../../webview/src/lib/chat-filter";
 import { failureWays, lastFailure, withoutRetried } from "../../../webview/src/lib/failed-turns";
 
 let seq = 0;
-function message(role: Message["role"], content: string, status: Message["status"] = "complete", meta: Message["meta"] = null): Message {
+function message(
+  role: Message["role"],
+  content: string,
+  status: Message["status"] = "complete",
+  meta: Message["meta"] = null,
+): Message {
   seq++;
-  return { id: `m${seq}`, chatId: "c", seq, role, content, status, modelId: null, usage: null, meta, createdAt: "2025-01-01T00:00:00Z" };
+  return {
+    id: `m${seq}`,
+    chatId: "c",
+    seq,
+    role,
+    content,
+    status,
+    modelId: null,
+    usage: null,
+    meta,
+    createdAt: "2025-01-01T00:00:00Z",
+  };
 }
-const failedAnswer = () => message("assistant", "", "error", { error: { message: "cannot reach the gateway", retryable: true } });
+const failedAnswer = () =>
+  message("assistant", "", "error", { error: { message: "cannot reach the gateway", retryable: true } });
 
 function chat(title: string, modelId: string | null = "fake/echo"): Chat {
-  return { id: title, projectId: "p", title, promptId: null, cardPromptId: null, modelId, agent: null, tools: null, agentFiles: null, skills: null, createdAt: "", updatedAt: "" };
+  return {
+    id: title,
+    projectId: "p",
+    title,
+    promptId: null,
+    cardPromptId: null,
+    modelId,
+    agent: null,
+    tools: null,
+    agentFiles: null,
+    skills: null,
+    createdAt: "",
+    updatedAt: "",
+  };
 }
 
 describe("chat view: failed turns and Retry", () => {
@@ -22,11 +52,21 @@ describe("chat view: failed turns and Retry", () => {
     const failed = failedAnswer();
     const again = message("user", "hello");
     const answer = message("assistant", "You said: hello");
-    assert.deepEqual(withoutRetried([first, failed, again, answer]).map((m) => m.id), [again.id, answer.id]);
+    assert.deepEqual(
+      withoutRetried([first, failed, again, answer]).map((m) => m.id),
+      [again.id, answer.id],
+    );
   });
 
   it("keeps a failed turn followed by a different message, and one that is not failed", () => {
-    const messages = [message("user", "a"), failedAnswer(), message("user", "b"), message("assistant", "ok"), message("user", "b"), message("assistant", "ok again")];
+    const messages = [
+      message("user", "a"),
+      failedAnswer(),
+      message("user", "b"),
+      message("assistant", "ok"),
+      message("user", "b"),
+      message("assistant", "ok again"),
+    ];
     assert.equal(withoutRetried(messages).length, messages.length);
   });
 
@@ -42,12 +82,18 @@ describe("chat view: failed turns and Retry", () => {
   });
 
   it("finds no failure to retry when the last turn ended well", () => {
-    assert.equal(lastFailure([message("user", "a"), failedAnswer(), message("user", "b"), message("assistant", "fine")]), undefined);
+    assert.equal(
+      lastFailure([message("user", "a"), failedAnswer(), message("user", "b"), message("assistant", "fine")]),
+      undefined,
+    );
     assert.equal(lastFailure([]), undefined);
   });
 
   it("offers Settings, Providers for a missing key or an unreachable gateway, and another model otherwise", () => {
-    const noKey = failureWays({ status: 400, message: 'no key for provider "gateway": paste an API key or sign in under Settings, Providers' });
+    const noKey = failureWays({
+      status: 400,
+      message: 'no key for provider "gateway": paste an API key or sign in under Settings, Providers',
+    });
     assert.deepEqual([noKey.settings, noKey.model], [true, false]);
     const unreachable = failureWays({ message: "cannot reach the gateway (ECONNREFUSED)" });
     assert.deepEqual([unreachable.settings, unreachable.model], [true, false]);
@@ -61,8 +107,14 @@ describe("chat view: searching chats", () => {
   const chats = [chat("Fix the parser"), chat("Parser tests", "vendor/big"), chat("Lunch")];
 
   it("matches every word of the query in the title or model, in any case", () => {
-    assert.deepEqual(filterChats(chats, "PARSER").map((c) => c.title), ["Fix the parser", "Parser tests"]);
-    assert.deepEqual(filterChats(chats, "parser big").map((c) => c.title), ["Parser tests"]);
+    assert.deepEqual(
+      filterChats(chats, "PARSER").map((c) => c.title),
+      ["Fix the parser", "Parser tests"],
+    );
+    assert.deepEqual(
+      filterChats(chats, "parser big").map((c) => c.title),
+      ["Parser tests"],
+    );
     assert.deepEqual(filterChats(chats, "nothing"), []);
   });
 

@@ -2,7 +2,14 @@
 // level meter, the recording format per model, the shortcut, and each failure in words with its way out.
 import assert from "node:assert/strict";
 import { ApiError } from "../../../webview/src/lib/api/client";
-import { dictationProblem, formatElapsed, insertAtCaret, isDictationShortcut, levelOf, recordingFormat } from "../../../webview/src/lib/dictation";
+import {
+  dictationProblem,
+  formatElapsed,
+  insertAtCaret,
+  isDictationShortcut,
+  levelOf,
+  recordingFormat,
+} from "../../../webview/src/lib/dictation";
 import { concatSamples, downsample, encodeWav, wavBytes } from "../../../webview/src/lib/dictation-wav";
 
 describe("dictation in the UI", () => {
@@ -53,7 +60,11 @@ describe("dictation in the UI", () => {
     const transcription = new Set(["openai/whisper-1"]);
     assert.equal(recordingFormat("openai/whisper-1", transcription, true), "webm");
     assert.equal(recordingFormat("openai/whisper-1", transcription, false), "wav");
-    assert.equal(recordingFormat("google/gemini-2.5-flash", transcription, true), "wav", "chat models take WAV, not WebM");
+    assert.equal(
+      recordingFormat("google/gemini-2.5-flash", transcription, true),
+      "wav",
+      "chat models take WAV, not WebM",
+    );
   });
 
   it("takes Ctrl+Shift+Space as the shortcut, and nothing else", () => {
@@ -75,7 +86,8 @@ describe("dictation in the UI", () => {
       assert.match(mic("NotFoundError").message, /No microphone was found/);
       assert.match(mic("NotReadableError").message, /another app may be using it/);
       assert.match(mic("Weird").message, /could not be started \(browser said no\)/);
-      for (const name of ["NotAllowedError", "NotFoundError", "NotReadableError", "Weird"]) assert.deepEqual(mic(name).actions, ["restart"]);
+      for (const name of ["NotAllowedError", "NotFoundError", "NotReadableError", "Weird"])
+        assert.deepEqual(mic(name).actions, ["restart"]);
     });
 
     it("sends a missing model to the Dictation page, and VS Code to the browser", () => {
@@ -95,8 +107,13 @@ describe("dictation in the UI", () => {
     });
 
     it("explains the size limit and the server's 400s", () => {
-      assert.match(upload(new ApiError(413, "payload_too_large", "too big")).message, /too long for one transcription \(25 MB at most\)/);
-      const noModel = upload(new ApiError(400, "invalid_request", "choose a speech-to-text model on the Dictation page first"));
+      assert.match(
+        upload(new ApiError(413, "payload_too_large", "too big")).message,
+        /too long for one transcription \(25 MB at most\)/,
+      );
+      const noModel = upload(
+        new ApiError(400, "invalid_request", "choose a speech-to-text model on the Dictation page first"),
+      );
       assert.equal(noModel.message, "Choose a speech-to-text model on the Dictation page first.");
       assert.deepEqual(noModel.actions, ["settings"]);
     });
@@ -110,9 +127,15 @@ describe("dictation in the UI", () => {
       assert.deepEqual([text(0), text(8), text(12), text(36)], ["RIFF", "WAVE", "fmt ", "data"]);
       assert.equal(wav.length, wavBytes(4));
       assert.equal(view.getUint32(4, true), wav.length - 8);
-      assert.deepEqual([view.getUint16(20, true), view.getUint16(22, true), view.getUint32(24, true), view.getUint16(34, true)], [1, 1, 16_000, 16]);
+      assert.deepEqual(
+        [view.getUint16(20, true), view.getUint16(22, true), view.getUint32(24, true), view.getUint16(34, true)],
+        [1, 1, 16_000, 16],
+      );
       assert.equal(view.getUint32(40, true), 8);
-      assert.deepEqual([0, 1, 2, 3].map((i) => view.getInt16(44 + i * 2, true)), [0, 32767, -32768, 32767]);
+      assert.deepEqual(
+        [0, 1, 2, 3].map((i) => view.getInt16(44 + i * 2, true)),
+        [0, 32767, -32768, 32767],
+      );
     });
 
     it("downsamples by averaging, and joins chunks in order", () => {

@@ -21,7 +21,9 @@ describe("host messages", () => {
 
   it("accepts what the webview sends the host", () => {
     assert.ok(webviewToHostSchema.safeParse({ type: "hello", origin: "vscode-webview://abc" }).success);
-    assert.ok(webviewToHostSchema.safeParse({ type: "openExternal", url: "https://gateway.example/authorize?x=1" }).success);
+    assert.ok(
+      webviewToHostSchema.safeParse({ type: "openExternal", url: "https://gateway.example/authorize?x=1" }).success,
+    );
   });
 
   it("navigates only to routes the UI knows, and back to the same hash", () => {
@@ -35,7 +37,11 @@ describe("host messages", () => {
   it("keeps the old prompt deep link settings/prompts/<id>, and only there", () => {
     assert.deepEqual(parseRoute("#/settings/prompts/review"), { view: "settings", tab: "prompts", promptId: "review" });
     assert.deepEqual(parseRoute("#/settings/prompts/a%20b"), { view: "settings", tab: "prompts", promptId: "a b" });
-    assert.deepEqual(parseRoute("#/settings/prompts/%E0%A4%A"), { view: "settings", tab: "prompts" }, "a broken escape is no id");
+    assert.deepEqual(
+      parseRoute("#/settings/prompts/%E0%A4%A"),
+      { view: "settings", tab: "prompts" },
+      "a broken escape is no id",
+    );
     assert.deepEqual(parseRoute("#/settings/mcp/review"), { view: "settings", tab: "mcp" });
     assert.equal(routeHash(parseRoute("#/settings/prompts/review")), "#/settings/prompts/review");
     assert.equal(routeHash({ view: "settings", tab: "prompts", promptId: "a b" }), "#/settings/prompts/a%20b");

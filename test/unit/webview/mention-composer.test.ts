@@ -5,8 +5,22 @@ import assert from "node:assert/strict";
 import type { Message } from "../../../src/shared/chats";
 import type { RankedMention } from "../../../src/shared/mentions";
 import { insertMention, isPickerInsert } from "../../../webview/src/lib/mention-insert";
-import { appendParameter, pickerTool, remainingParameters, toolParameters } from "../../../webview/src/lib/mention-parameters";
-import { announcement, exactAction, highlightSegments, keyIntent, moveActive, referencedPaths, sections, withCurrentModel } from "../../../webview/src/lib/mention-popup";
+import {
+  appendParameter,
+  pickerTool,
+  remainingParameters,
+  toolParameters,
+} from "../../../webview/src/lib/mention-parameters";
+import {
+  announcement,
+  exactAction,
+  highlightSegments,
+  keyIntent,
+  moveActive,
+  referencedPaths,
+  sections,
+  withCurrentModel,
+} from "../../../webview/src/lib/mention-popup";
 import { tokenAt } from "../../../webview/src/lib/mention-token";
 import { transcriptItems } from "../../../webview/src/lib/transcript";
 
@@ -28,8 +42,22 @@ function pick(marked: string, insertText: string): string {
   return edit.text.slice(0, edit.caret) + "|" + edit.text.slice(edit.caret);
 }
 
-const row = (category: RankedMention["category"], label: string, detail = ""): RankedMention => ({ category, label, detail, insertText: `@${label}`, highlights: [] });
-const key = (k: string, extra: Partial<{ shiftKey: boolean; ctrlKey: boolean; isComposing: boolean }> = {}) => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, isComposing: false, ...extra });
+const row = (category: RankedMention["category"], label: string, detail = ""): RankedMention => ({
+  category,
+  label,
+  detail,
+  insertText: `@${label}`,
+  highlights: [],
+});
+const key = (k: string, extra: Partial<{ shiftKey: boolean; ctrlKey: boolean; isComposing: boolean }> = {}) => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  isComposing: false,
+  ...extra,
+});
 
 describe("the @ token under the caret", () => {
   it("opens on an @ at the start, after a space, or after an opening bracket, with the query up to the caret", () => {
@@ -79,7 +107,11 @@ describe("a pick replaces the whole token (rule 16)", () => {
 });
 
 describe("the Parameters chips (rule 17)", () => {
-  const schema = { type: "object", properties: { a: { type: "number", description: "first" }, b: { type: "number" }, note: { type: "string" } }, required: ["a", "b"] };
+  const schema = {
+    type: "object",
+    properties: { a: { type: "number", description: "first" }, b: { type: "number" }, note: { type: "string" } },
+    required: ["a", "b"],
+  };
   const schemas = (tool: string) => (tool === "mcp__e__sum" ? schema : undefined);
 
   it("lists a schema's parameters in order, marking the required ones", () => {
@@ -94,8 +126,14 @@ describe("the Parameters chips (rule 17)", () => {
 
   it("offers the parameters the picker text still lacks, ignoring keys inside backticked values", () => {
     assert.equal(pickerTool("@mcp__e__sum:a=`1`"), "mcp__e__sum");
-    assert.deepEqual(remainingParameters("@mcp__e__sum:a=`1`", schemas).map((p) => p.name), ["b", "note"]);
-    assert.deepEqual(remainingParameters("@mcp__e__sum:a=`b=2` note=`x`", schemas).map((p) => p.name), ["b"]);
+    assert.deepEqual(
+      remainingParameters("@mcp__e__sum:a=`1`", schemas).map((p) => p.name),
+      ["b", "note"],
+    );
+    assert.deepEqual(
+      remainingParameters("@mcp__e__sum:a=`b=2` note=`x`", schemas).map((p) => p.name),
+      ["b"],
+    );
     assert.deepEqual(remainingParameters("@mcp__e__sum a=1", schemas), [], "not picker syntax");
     assert.deepEqual(remainingParameters("@other:x=``", schemas), [], "a tool without a schema");
   });
@@ -118,7 +156,11 @@ describe("the popup's keys (rule 14) and Enter on an action (rule 15)", () => {
   });
 
   it("selects with Enter or Tab, dismisses with Escape even when nothing matches", () => {
-    assert.deepEqual(keyIntent(key("Enter"), { ...open, active: 1 }, false), { kind: "select", index: 1, via: "enter" });
+    assert.deepEqual(keyIntent(key("Enter"), { ...open, active: 1 }, false), {
+      kind: "select",
+      index: 1,
+      via: "enter",
+    });
     assert.deepEqual(keyIntent(key("Tab"), open, false), { kind: "select", index: 0, via: "tab" });
     assert.deepEqual(keyIntent(key("Escape"), { open: true, count: 0, active: -1 }, false), { kind: "dismiss" });
   });
@@ -153,36 +195,63 @@ describe("the popup's rows", () => {
       { text: "But", mark: true },
       { text: "ton.svelte", mark: false },
     ]);
-    assert.deepEqual(highlightSegments("abc", [[2, 9], [1, 2]]), [
-      { text: "a", mark: false },
-      { text: "b", mark: true },
-      { text: "c", mark: true },
-    ]);
+    assert.deepEqual(
+      highlightSegments("abc", [
+        [2, 9],
+        [1, 2],
+      ]),
+      [
+        { text: "a", mark: false },
+        { text: "b", mark: true },
+        { text: "c", mark: true },
+      ],
+    );
     assert.deepEqual(highlightSegments("abc", []), [{ text: "abc", mark: false }]);
   });
 
   it("heads each category with an empty query, and keeps one relevance-ordered run while searching", () => {
     const results = [row("files", "a.ts"), row("files", "b.ts"), row("agents", "rev"), row("tools", "shell")];
-    assert.deepEqual(sections(results, true).map((s) => [s.label, s.rows.map((r) => r.index)]), [
-      ["Files", [0, 1]],
-      ["Agents", [2]],
-      ["Tools", [3]],
-    ]);
-    assert.deepEqual(sections(results, false).map((s) => [s.label, s.rows.length]), [[undefined, 4]]);
+    assert.deepEqual(
+      sections(results, true).map((s) => [s.label, s.rows.map((r) => r.index)]),
+      [
+        ["Files", [0, 1]],
+        ["Agents", [2]],
+        ["Tools", [3]],
+      ],
+    );
+    assert.deepEqual(
+      sections(results, false).map((s) => [s.label, s.rows.length]),
+      [[undefined, 4]],
+    );
     assert.deepEqual(sections([], false), []);
   });
 
   it("shows the model picked in the chat as the Model row, when it matches", () => {
     const server = [row("files", "a.ts"), row("model", "old/model")];
-    assert.deepEqual(withCurrentModel(server, "fake/echo", "", undefined).map((r) => r.label), ["a.ts", "fake/echo"]);
+    assert.deepEqual(
+      withCurrentModel(server, "fake/echo", "", undefined).map((r) => r.label),
+      ["a.ts", "fake/echo"],
+    );
     assert.deepEqual(withCurrentModel(server, "fake/echo", "ech", undefined).at(-1)?.highlights, [[5, 8]]);
-    assert.deepEqual(withCurrentModel(server, "fake/echo", "zzz", undefined).map((r) => r.label), ["a.ts"]);
-    assert.deepEqual(withCurrentModel(server, "fake/echo", "", "files").map((r) => r.label), ["a.ts"]);
-    assert.deepEqual(withCurrentModel(server, undefined, "", undefined).map((r) => r.label), ["a.ts", "old/model"]);
+    assert.deepEqual(
+      withCurrentModel(server, "fake/echo", "zzz", undefined).map((r) => r.label),
+      ["a.ts"],
+    );
+    assert.deepEqual(
+      withCurrentModel(server, "fake/echo", "", "files").map((r) => r.label),
+      ["a.ts"],
+    );
+    assert.deepEqual(
+      withCurrentModel(server, undefined, "", undefined).map((r) => r.label),
+      ["a.ts", "old/model"],
+    );
   });
 
   it("says the count and the active row, or that nothing matches", () => {
-    assert.equal(announcement([row("files", "a.ts", "Project root"), row("agents", "rev")], 0, "a", undefined), "2 results. a.ts, File, Project root, 1 of 2");
+    assert.equal(
+      announcement([row("files", "a.ts", "Project root"), row("agents", "rev")], 0, "a", undefined),
+      "2 results. a.ts, File, Project root, 1 of 2",
+    );
     assert.equal(announcement([], -1, "zz", undefined), "No matches for @zz");
     assert.equal(announcement([], -1, "", "mcp"), "No MCP in this project");
   });
@@ -190,7 +259,10 @@ describe("the popup's rows", () => {
 
 describe("referenced files", () => {
   it("sends the picked files the text still names, once each, and not the ones removed", () => {
-    assert.deepEqual(referencedPaths("see @src/a.ts and @README.md, then @src/a.ts", ["README.md", "src/a.ts", "gone.md"]), ["README.md", "src/a.ts"]);
+    assert.deepEqual(
+      referencedPaths("see @src/a.ts and @README.md, then @src/a.ts", ["README.md", "src/a.ts", "gone.md"]),
+      ["README.md", "src/a.ts"],
+    );
     assert.deepEqual(referencedPaths("nothing here", ["a.ts"]), []);
     assert.deepEqual(referencedPaths("@a.ts.", ["a.ts."]), ["a.ts."]);
   });

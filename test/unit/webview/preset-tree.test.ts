@@ -16,7 +16,13 @@ import {
   toolGroups,
 } from "../../../webview/src/lib/preset-tree";
 
-const tool = (name: string, extra: Partial<CatalogTool> = {}): CatalogTool => ({ name, kind: "native", description: `${name} tool`, gate: "allow", ...extra });
+const tool = (name: string, extra: Partial<CatalogTool> = {}): CatalogTool => ({
+  name,
+  kind: "native",
+  description: `${name} tool`,
+  gate: "allow",
+  ...extra,
+});
 const catalog: CatalogTool[] = [
   tool("shell", { gate: "ask" }),
   tool("mcp__b__one", { kind: "mcp", serverId: "b", server: "b" }),
@@ -28,14 +34,17 @@ const catalog: CatalogTool[] = [
 
 describe("preset tool tree", () => {
   const groups = toolGroups(catalog);
-  const [native, serverB, serverA] = groups as [typeof groups[0], typeof groups[0], typeof groups[0]];
+  const [native, serverB, serverA] = groups as [(typeof groups)[0], (typeof groups)[0], (typeof groups)[0]];
 
   it("puts native tools first, then MCP tools grouped by server in catalog order", () => {
-    assert.deepEqual(groups.map((g) => [g.label, g.leaves.map((l) => l.name)]), [
-      ["Native tools", ["shell", "file", "web_fetch"]],
-      ["MCP: b", ["mcp__b__one", "mcp__b__two"]],
-      ["MCP: a", ["mcp__a__x"]],
-    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.leaves.map((l) => l.name)]),
+      [
+        ["Native tools", ["shell", "file", "web_fetch"]],
+        ["MCP: b", ["mcp__b__one", "mcp__b__two"]],
+        ["MCP: a", ["mcp__a__x"]],
+      ],
+    );
     assert.equal(native.leaves[2]!.locked, GATE_OFF_REASON, "a tool gated off is locked with the reason");
     assert.equal(native.leaves[0]!.locked, undefined, "ask is not a lock");
     assert.deepEqual(toolGroups([]), [], "no empty native group");
@@ -72,7 +81,10 @@ describe("preset tool tree", () => {
   it("builds the synthetic groups from the files that exist, locked when the master switch is off", () => {
     const sources: InstructionSources = {
       agentFiles: { enabled: true, names: ["AGENTS.md", "CLAUDE.md"], files: ["AGENTS.md"] },
-      skills: { enabled: false, items: [{ name: "deploy", description: "Ship it", path: ".agents/skills/deploy/SKILL.md" }] },
+      skills: {
+        enabled: false,
+        items: [{ name: "deploy", description: "Ship it", path: ".agents/skills/deploy/SKILL.md" }],
+      },
     };
     const [agentFiles, skills] = instructionGroups(sources);
     assert.deepEqual(agentFiles!.items, [{ label: "AGENTS.md" }]);

@@ -12,7 +12,8 @@ describe("UI prices", () => {
   });
 
   it("refuses what is not a price", () => {
-    for (const bad of ["", "cheap", "-1", "1e3", "1,5", "0x10", "Infinity", "1.2.3", "2000000"]) assert.equal(perTokenFromPerMillion(bad), undefined, bad);
+    for (const bad of ["", "cheap", "-1", "1e3", "1,5", "0x10", "Infinity", "1.2.3", "2000000"])
+      assert.equal(perTokenFromPerMillion(bad), undefined, bad);
   });
 
   it("shows a stored per-token price per million without float noise", () => {
@@ -22,10 +23,18 @@ describe("UI prices", () => {
   });
 
   it("uses the user's price first, the catalog's next, and invents none", () => {
-    const mine = userPrices([{ id: "local/qwen", pricing: { prompt: 1e-7, completion: 4e-7 } }, { id: "half", pricing: { prompt: 1 } }, null, "x"]);
+    const mine = userPrices([
+      { id: "local/qwen", pricing: { prompt: 1e-7, completion: 4e-7 } },
+      { id: "half", pricing: { prompt: 1 } },
+      null,
+      "x",
+    ]);
     assert.deepEqual([...mine.keys()], ["local/qwen"]);
     assert.deepEqual(modelPricing({ id: "local/qwen", pricing: {} }, mine), { prompt: 1e-7, completion: 4e-7 });
-    assert.deepEqual(modelPricing({ id: "a/b", pricing: { prompt: 1e-6, completion: 2e-6 } }, mine), { prompt: 1e-6, completion: 2e-6 });
+    assert.deepEqual(modelPricing({ id: "a/b", pricing: { prompt: 1e-6, completion: 2e-6 } }, mine), {
+      prompt: 1e-6,
+      completion: 2e-6,
+    });
     assert.equal(modelPricing({ id: "bare", pricing: {} }, mine), undefined);
     assert.equal(priceLabel(undefined), "");
     assert.equal(priceLabel({ prompt: 1.5e-7, completion: 6e-7 }), "$0.15 / $0.60 per 1M");

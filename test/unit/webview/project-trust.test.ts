@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import type { TrustState } from "../../../src/shared/projects";
 import type { CatalogTool } from "../../../src/shared/tools";
 import { gateGroups, projectGate } from "../../../webview/src/lib/gate-table";
-import { allowNeedsTrust, alwaysAllowMode, changeText, codeParts, trustGroups, trustHeadline, waitingServers } from "../../../webview/src/lib/project-trust";
+import {
+  allowNeedsTrust,
+  alwaysAllowMode,
+  changeText,
+  codeParts,
+  trustGroups,
+  trustHeadline,
+  waitingServers,
+} from "../../../webview/src/lib/project-trust";
 
 const covers: TrustState["covers"] = [
   { kind: "mcpServer", id: "repo", summary: "connects to http://127.0.0.1:9/mcp" },
@@ -10,7 +18,14 @@ const covers: TrustState["covers"] = [
   { kind: "action", id: "deploy", summary: "Deploy: runs `echo hi`" },
   { kind: "mcpServer", id: "local", summary: "runs `node server.js --stdio`" },
 ];
-const state = (over: Partial<TrustState> = {}): TrustState => ({ trusted: false, restricted: false, lapsed: false, covers, changes: [], ...over });
+const state = (over: Partial<TrustState> = {}): TrustState => ({
+  trusted: false,
+  restricted: false,
+  lapsed: false,
+  covers,
+  changes: [],
+  ...over,
+});
 
 describe("UI project trust: the This project section", () => {
   it("says the state in words: Restricted Mode first, then nothing to trust, lapsed, trusted, not trusted", () => {
@@ -33,13 +48,22 @@ describe("UI project trust: the This project section", () => {
         ["MCP servers", ["repo", "local"]],
       ],
     );
-    assert.deepEqual(trustGroups(covers.filter((c) => c.kind === "action")).map((g) => g.kind), ["action"]);
+    assert.deepEqual(
+      trustGroups(covers.filter((c) => c.kind === "action")).map((g) => g.kind),
+      ["action"],
+    );
     assert.deepEqual(trustGroups([]), []);
   });
 
   it("names each change since the trust was given, with what the entry does now", () => {
-    assert.deepEqual(changeText({ kind: "action", id: "lint", change: "added", summary: "Lint: runs `npm run lint`" }), { title: "Added action lint", summary: "Lint: runs `npm run lint`" });
-    assert.deepEqual(changeText({ kind: "mcpServer", id: "repo", change: "changed", summary: "connects to https://x" }).title, "Changed MCP server repo");
+    assert.deepEqual(
+      changeText({ kind: "action", id: "lint", change: "added", summary: "Lint: runs `npm run lint`" }),
+      { title: "Added action lint", summary: "Lint: runs `npm run lint`" },
+    );
+    assert.deepEqual(
+      changeText({ kind: "mcpServer", id: "repo", change: "changed", summary: "connects to https://x" }).title,
+      "Changed MCP server repo",
+    );
     assert.deepEqual(changeText({ kind: "gate", id: "file", change: "removed" }), { title: "Removed tool gate file" });
   });
 
@@ -48,16 +72,24 @@ describe("UI project trust: the This project section", () => {
       { text: "Deploy: runs ", code: false },
       { text: "echo hi", code: true },
     ]);
-    assert.deepEqual(codeParts("runs `echo `date``"), [
-      { text: "runs ", code: false },
-      { text: "echo `date`", code: true },
-    ], "backticks inside the command stay in it");
+    assert.deepEqual(
+      codeParts("runs `echo `date``"),
+      [
+        { text: "runs ", code: false },
+        { text: "echo `date`", code: true },
+      ],
+      "backticks inside the command stay in it",
+    );
     assert.deepEqual(codeParts("connects to http://127.0.0.1:9/mcp"), [
       { text: "connects to ", code: false },
       { text: "http://127.0.0.1:9/mcp", code: true },
     ]);
     assert.deepEqual(codeParts("shell: allow"), [{ text: "shell: allow", code: false }]);
-    assert.deepEqual(codeParts("calls shell with {\"cmd\":\"a`b\"}"), [{ text: "calls shell with {\"cmd\":\"a`b\"}", code: false }], "a lone backtick is text");
+    assert.deepEqual(
+      codeParts('calls shell with {"cmd":"a`b"}'),
+      [{ text: 'calls shell with {"cmd":"a`b"}', code: false }],
+      "a lone backtick is text",
+    );
   });
 });
 
@@ -80,23 +112,37 @@ describe("UI project trust: allowing for good", () => {
   });
 
   it("lists the project's MCP servers that wait for trust (stdio and http alike), none once trusted", () => {
-    assert.deepEqual(waitingServers(state()).map((s) => s.id), ["repo", "local"]);
+    assert.deepEqual(
+      waitingServers(state()).map((s) => s.id),
+      ["repo", "local"],
+    );
     assert.deepEqual(waitingServers(state({ trusted: true })), []);
     assert.deepEqual(waitingServers(undefined), []);
   });
 });
 
 describe("UI project trust: the gate table", () => {
-  const tool = (name: string, gate: "off" | "ask" | "allow"): CatalogTool => ({ name, kind: "native", description: "", gate });
+  const tool = (name: string, gate: "off" | "ask" | "allow"): CatalogTool => ({
+    name,
+    kind: "native",
+    description: "",
+    gate,
+  });
 
   it("marks a project allow that counts as the stricter gate in force until the project is trusted", () => {
     const catalog = [tool("shell", "ask"), tool("file", "ask"), tool("task", "allow")];
     const layer = { toolGates: { shell: "allow", task: "allow" }, tools: { file: "off" } };
-    const held = (trusted: boolean | undefined) => gateGroups(catalog, undefined, { layer, trusted }).flatMap((g) => g.rows.filter((r) => r.heldAllow).map((r) => r.name));
+    const held = (trusted: boolean | undefined) =>
+      gateGroups(catalog, undefined, { layer, trusted }).flatMap((g) =>
+        g.rows.filter((r) => r.heldAllow).map((r) => r.name),
+      );
     assert.deepEqual(held(false), ["shell"], "task's allow counts already (the user's own gate allows it)");
     assert.deepEqual(held(true), [], "the catalog's gate is then the project's");
     assert.deepEqual(held(undefined), [], "nothing said before the trust is read");
-    assert.deepEqual(gateGroups(catalog, undefined).flatMap((g) => g.rows.map((r) => r.heldAllow)), [false, false, false]);
+    assert.deepEqual(
+      gateGroups(catalog, undefined).flatMap((g) => g.rows.map((r) => r.heldAllow)),
+      [false, false, false],
+    );
   });
 
   it("reads the project's own gate from toolGates over its older name tools", () => {

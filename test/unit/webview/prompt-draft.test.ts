@@ -2,7 +2,16 @@
 // sent with the preset removed when the switch is off, and errors placed at the field they concern.
 import assert from "node:assert/strict";
 import type { Prompt } from "../../../src/shared/prompts";
-import { blankDraft, draftFromProfile, draftFromPrompt, fieldErrors, ICON_CHOICES, inputFromDraft, isDirty, validateDraft } from "../../../webview/src/lib/prompt-draft";
+import {
+  blankDraft,
+  draftFromProfile,
+  draftFromPrompt,
+  fieldErrors,
+  ICON_CHOICES,
+  inputFromDraft,
+  isDirty,
+  validateDraft,
+} from "../../../webview/src/lib/prompt-draft";
 
 const saved: Prompt = {
   id: "review",
@@ -19,11 +28,17 @@ const saved: Prompt = {
 
 describe("prompt draft", () => {
   it("offers the six icons with their labels, in the schema's order", () => {
-    assert.deepEqual(ICON_CHOICES.map((c) => `${c.icon}:${c.label}`), ["sparkles:Sparkles", "code:Code", "search:Search", "pencil:Writing", "bug:Debug", "book:Research"]);
+    assert.deepEqual(
+      ICON_CHOICES.map((c) => `${c.icon}:${c.label}`),
+      ["sparkles:Sparkles", "code:Code", "search:Search", "pencil:Writing", "bug:Debug", "book:Research"],
+    );
   });
 
   it("prefills an unsaved prompt from a profile's title and system message", () => {
-    const draft = draftFromProfile({ id: "average", title: "Average", systemMessage: "Be careful.", tag: "default" }, "app");
+    const draft = draftFromProfile(
+      { id: "average", title: "Average", systemMessage: "Be careful.", tag: "default" },
+      "app",
+    );
     assert.equal(draft.id, undefined);
     assert.equal(draft.title, "Average");
     assert.equal(draft.content, "Be careful.");
@@ -41,7 +56,11 @@ describe("prompt draft", () => {
   it("is dirty only when something the user can change changed", () => {
     const base = draftFromPrompt(saved);
     assert.equal(isDirty(draftFromPrompt(saved), base), false);
-    assert.equal(isDirty({ ...base, preset: { ...base.preset, tools: ["file", "shell"] } }, base), false, "tool order does not count");
+    assert.equal(
+      isDirty({ ...base, preset: { ...base.preset, tools: ["file", "shell"] } }, base),
+      false,
+      "tool order does not count",
+    );
     assert.equal(isDirty({ ...base, title: " Reviewer  " }, base), false, "surrounding spaces are not saved");
     assert.equal(isDirty({ ...base, content: "Review strictly!" }, base), true);
     assert.equal(isDirty({ ...base, icon: "code" }, base), true);
@@ -49,7 +68,11 @@ describe("prompt draft", () => {
     assert.equal(isDirty({ ...base, preset: { ...base.preset, skills: true } }, base), true);
     const off = { ...base, presetOn: false };
     assert.equal(isDirty(off, base), true);
-    assert.equal(isDirty({ ...off, preset: { tools: [], agentFiles: false, skills: false } }, off), false, "a preset switched off hides its choices");
+    assert.equal(
+      isDirty({ ...off, preset: { tools: [], agentFiles: false, skills: false } }, off),
+      false,
+      "a preset switched off hides its choices",
+    );
   });
 
   it("sends preset null when the switch is off, and the choices when on", () => {
@@ -68,8 +91,12 @@ describe("prompt draft", () => {
   });
 
   it("validates with the shared schema and places the messages at their fields", () => {
-    assert.deepEqual(validateDraft({ ...blankDraft("app"), content: "  \n " }), { content: "Content must not be empty." });
-    assert.deepEqual(validateDraft({ ...blankDraft("app"), content: "ok", title: "x".repeat(201) }), { title: "Title: at most 200 characters." });
+    assert.deepEqual(validateDraft({ ...blankDraft("app"), content: "  \n " }), {
+      content: "Content must not be empty.",
+    });
+    assert.deepEqual(validateDraft({ ...blankDraft("app"), content: "ok", title: "x".repeat(201) }), {
+      title: "Title: at most 200 characters.",
+    });
     assert.deepEqual(validateDraft({ ...blankDraft("app"), content: "ok" }), {});
   });
 

@@ -5,7 +5,13 @@ import { readMaxSteps, readMaxTurnCost } from "../../../webview/src/lib/chat-lim
 import { gateGroups, gateLayer, resetGatePatch, setGatePatch } from "../../../webview/src/lib/gate-table";
 import { canReset, layerOf, provenanceText, readList } from "../../../webview/src/lib/provenance";
 
-const provenance: Provenance = { name: "project", tags: "app", chat: { maxSteps: "app", defaultPromptStyle: "default" }, toolGates: { shell: "project" }, tools: { file: "app", shell: "app" } };
+const provenance: Provenance = {
+  name: "project",
+  tags: "app",
+  chat: { maxSteps: "app", defaultPromptStyle: "default" },
+  toolGates: { shell: "project" },
+  tools: { file: "app", shell: "app" },
+};
 
 describe("UI settings pages: provenance", () => {
   it("finds the layer of a value, nested or not, and the built-in default where no layer sets it", () => {
@@ -41,10 +47,25 @@ describe("UI settings pages: provenance", () => {
 });
 
 describe("UI settings pages: the gate table", () => {
-  const tool = (name: string, kind: "native" | "mcp", gate: "off" | "ask" | "allow", server?: string): CatalogTool => ({ name, kind, description: `${name} does things`, gate, ...(server ? { serverId: server, server } : {}) });
+  const tool = (name: string, kind: "native" | "mcp", gate: "off" | "ask" | "allow", server?: string): CatalogTool => ({
+    name,
+    kind,
+    description: `${name} does things`,
+    gate,
+    ...(server ? { serverId: server, server } : {}),
+  });
 
   it("groups native tools first, then each MCP server in catalog order, with each gate's layer", () => {
-    const groups = gateGroups([tool("mcp__b__x", "mcp", "ask", "b"), tool("shell", "native", "off"), tool("mcp__a__y", "mcp", "allow", "a"), tool("file", "native", "ask"), tool("mcp__b__z", "mcp", "ask", "b")], provenance);
+    const groups = gateGroups(
+      [
+        tool("mcp__b__x", "mcp", "ask", "b"),
+        tool("shell", "native", "off"),
+        tool("mcp__a__y", "mcp", "allow", "a"),
+        tool("file", "native", "ask"),
+        tool("mcp__b__z", "mcp", "ask", "b"),
+      ],
+      provenance,
+    );
     assert.deepEqual(
       groups.map((g) => [g.label, g.rows.map((r) => `${r.name}:${r.gate}:${r.layer}`)]),
       [
@@ -64,8 +85,15 @@ describe("UI settings pages: the gate table", () => {
 
   it("sets a gate in toolGates and resets it under every name the project layer holds it by", () => {
     assert.deepEqual(setGatePatch("task", "off"), { toolGates: { task: "off" } });
-    assert.deepEqual(resetGatePatch("shell", { toolGates: { shell: "off" }, tools: { shell: "ask" } }), { toolGates: { shell: null }, tools: { shell: null } });
-    assert.deepEqual(resetGatePatch("shell", { toolGates: { shell: "off" } }), { toolGates: { shell: null } }, "no empty tools object written");
+    assert.deepEqual(resetGatePatch("shell", { toolGates: { shell: "off" }, tools: { shell: "ask" } }), {
+      toolGates: { shell: null },
+      tools: { shell: null },
+    });
+    assert.deepEqual(
+      resetGatePatch("shell", { toolGates: { shell: "off" } }),
+      { toolGates: { shell: null } },
+      "no empty tools object written",
+    );
     assert.deepEqual(resetGatePatch("shell", undefined), {});
   });
 });
@@ -81,6 +109,7 @@ describe("UI settings pages: turn limits", () => {
     assert.deepEqual(readMaxTurnCost("$0.25"), { ok: true, value: 0.25 });
     assert.deepEqual(readMaxTurnCost(".5"), { ok: true, value: 0.5 });
     assert.deepEqual(readMaxTurnCost("  "), { ok: true, value: null });
-    for (const bad of ["0", "-1", "10001", "cheap", "1,5", "Infinity"]) assert.equal(readMaxTurnCost(bad).ok, false, bad);
+    for (const bad of ["0", "-1", "10001", "cheap", "1,5", "Infinity"])
+      assert.equal(readMaxTurnCost(bad).ok, false, bad);
   });
 });

@@ -4,15 +4,39 @@ import assert from "node:assert/strict";
 import type { Message } from "../../../src/shared/chats";
 import type { StreamEvent } from "../../../src/shared/stream-events";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../../../webview/src/lib/live-turn";
-import { argumentSummary, cardName, diffLines, diffStat, outputText, storedOutput } from "../../../webview/src/lib/tool-cards";
+import {
+  argumentSummary,
+  cardName,
+  diffLines,
+  diffStat,
+  outputText,
+  storedOutput,
+} from "../../../webview/src/lib/tool-cards";
 import { transcriptItems } from "../../../webview/src/lib/transcript";
 
-const DIFF = "===================================================================\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n keep\n-alpha beta\n+alpha gamma\n--- sql comment\n";
+const DIFF =
+  "===================================================================\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n keep\n-alpha beta\n+alpha gamma\n--- sql comment\n";
 
 let seq = 0;
-function message(role: Message["role"], content: string, meta: Message["meta"] = null, status: Message["status"] = "complete"): Message {
+function message(
+  role: Message["role"],
+  content: string,
+  meta: Message["meta"] = null,
+  status: Message["status"] = "complete",
+): Message {
   seq++;
-  return { id: `m${seq}`, chatId: "c", seq, role, content, status, modelId: null, usage: null, meta, createdAt: "2025-01-01T00:00:00Z" };
+  return {
+    id: `m${seq}`,
+    chatId: "c",
+    seq,
+    role,
+    content,
+    status,
+    modelId: null,
+    usage: null,
+    meta,
+    createdAt: "2025-01-01T00:00:00Z",
+  };
 }
 
 describe("tool cards", () => {
@@ -27,16 +51,32 @@ describe("tool cards", () => {
   });
 
   it("shows a shell result as its text with the exit code, other objects as JSON", () => {
-    assert.equal(outputText("shell", { exitCode: 0, output: "hi\n", truncated: false, timedOut: false }), "hi\n[exit code 0]");
-    assert.equal(outputText("shell", { exitCode: 137, output: "x", truncated: true, timedOut: true }), "x\n[exit code 137, timed out, output cut in the middle]");
-    assert.equal(outputText("file", { path: "a", bytesBefore: 1, bytesAfter: 2 }), '{\n  "path": "a",\n  "bytesBefore": 1,\n  "bytesAfter": 2\n}');
+    assert.equal(
+      outputText("shell", { exitCode: 0, output: "hi\n", truncated: false, timedOut: false }),
+      "hi\n[exit code 0]",
+    );
+    assert.equal(
+      outputText("shell", { exitCode: 137, output: "x", truncated: true, timedOut: true }),
+      "x\n[exit code 137, timed out, output cut in the middle]",
+    );
+    assert.equal(
+      outputText("file", { path: "a", bytesBefore: 1, bytesAfter: 2 }),
+      '{\n  "path": "a",\n  "bytesBefore": 1,\n  "bytesAfter": 2\n}',
+    );
     assert.deepEqual(storedOutput("shell", '{"exitCode":0,"output":"x"}'), { exitCode: 0, output: "x" });
-    assert.equal(storedOutput("ask_user", '{"looks":"like json"}'), '{"looks":"like json"}', "a text answer stays text");
+    assert.equal(
+      storedOutput("ask_user", '{"looks":"like json"}'),
+      '{"looks":"like json"}',
+      "a text answer stays text",
+    );
   });
 
   it("types diff lines, keeping the signs, and counts them; --- inside a hunk is a removal", () => {
     const lines = diffLines(DIFF);
-    assert.deepEqual(lines.map((l) => l.kind), ["file", "file", "hunk", "context", "del", "add", "del"]);
+    assert.deepEqual(
+      lines.map((l) => l.kind),
+      ["file", "file", "hunk", "context", "del", "add", "del"],
+    );
     assert.equal(lines[5]!.text, "+alpha gamma");
     assert.deepEqual(diffStat(DIFF), { added: 1, removed: 2 });
   });
@@ -53,7 +93,10 @@ describe("live turn", () => {
       { event: "tool.call", data: { callId: "c1", name: "shell", arguments: { cmd: "ls" } } },
       { event: "tool.approval", data: { callId: "c1", name: "shell", arguments: { cmd: "ls" } } },
     ]);
-    assert.deepEqual(turn.parts.map((p) => p.kind), ["text", "tool"]);
+    assert.deepEqual(
+      turn.parts.map((p) => p.kind),
+      ["text", "tool"],
+    );
     const card = () => (turn.parts[1] as Extract<LiveTurn["parts"][number], { kind: "tool" }>).card;
     assert.equal((turn.parts[0] as { text: string }).text, "Running it.");
     assert.deepEqual([card().status, card().ask, card().turnId], ["waiting", { kind: "approval" }, "t1"]);
@@ -61,16 +104,25 @@ describe("live turn", () => {
     assert.equal(card().askError, "gone");
     turn = answered(turn, "c1");
     assert.deepEqual([card().status, card().ask, card().askError], ["running", undefined, undefined]);
-    turn = reduceTurn(turn, { event: "tool.result", data: { callId: "c1", name: "shell", ok: false, output: "The user denied this call." } });
+    turn = reduceTurn(turn, {
+      event: "tool.result",
+      data: { callId: "c1", name: "shell", ok: false, output: "The user denied this call." },
+    });
     assert.equal(card().status, "denied");
     turn = reduceTurn(turn, { event: "text.delta", data: { text: "Tool said" } });
-    assert.deepEqual(turn.parts.map((p) => p.kind), ["text", "tool", "text"]);
+    assert.deepEqual(
+      turn.parts.map((p) => p.kind),
+      ["text", "tool", "text"],
+    );
   });
 
   it("shows a question, the task list and the progress line", () => {
     const turn = fold([
       { event: "turn.start", data: { turnId: "t1", messageId: "m", model: "x" } },
-      { event: "tool.call", data: { callId: "q", name: "ask_user", arguments: { question: "Go?", choices: ["yes", "no"] } } },
+      {
+        event: "tool.call",
+        data: { callId: "q", name: "ask_user", arguments: { question: "Go?", choices: ["yes", "no"] } },
+      },
       { event: "tool.question", data: { callId: "q", question: "Go?", choices: ["yes", "no"] } },
       { event: "task.update", data: { items: [{ title: "a", status: "in_progress" }] } },
       { event: "progress", data: { message: "working on a" } },
@@ -86,14 +138,32 @@ describe("transcript items", () => {
   it("pairs each call with its result, marks a call without one interrupted, and ends a turn that changed files with Revert", () => {
     const messages = [
       message("user", "edit: notes.txt beta => gamma"),
-      message("assistant", "Editing. ", { turnId: "t1", toolCalls: [{ id: "c1", name: "file", arguments: '{"action":"edit","path":"notes.txt"}' }] }),
-      message("tool", '{"path":"notes.txt","bytesBefore":11,"bytesAfter":12}', { turnId: "t1", callId: "c1", name: "file", ok: true, arguments: { action: "edit", path: "notes.txt" }, diff: DIFF }),
+      message("assistant", "Editing. ", {
+        turnId: "t1",
+        toolCalls: [{ id: "c1", name: "file", arguments: '{"action":"edit","path":"notes.txt"}' }],
+      }),
+      message("tool", '{"path":"notes.txt","bytesBefore":11,"bytesAfter":12}', {
+        turnId: "t1",
+        callId: "c1",
+        name: "file",
+        ok: true,
+        arguments: { action: "edit", path: "notes.txt" },
+        diff: DIFF,
+      }),
       message("assistant", "Tool said: ok", { turnId: "t1" }),
       message("user", "shell: sleep 100"),
-      message("assistant", "", { turnId: "t2", toolCalls: [{ id: "c2", name: "shell", arguments: '{"cmd":"sleep 100"}' }] }, "cancelled"),
+      message(
+        "assistant",
+        "",
+        { turnId: "t2", toolCalls: [{ id: "c2", name: "shell", arguments: '{"cmd":"sleep 100"}' }] },
+        "cancelled",
+      ),
     ];
     const items = transcriptItems(messages);
-    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool", "assistant", "revert", "user", "assistant", "tool"]);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["user", "assistant", "tool", "assistant", "revert", "user", "assistant", "tool"],
+    );
     const edit = items[2] as Extract<(typeof items)[number], { kind: "tool" }>;
     assert.deepEqual([edit.card.status, edit.card.diff, edit.card.turnId], ["done", DIFF, "t1"]);
     assert.deepEqual(items[4], { kind: "revert", key: "revert-t1", turnId: "t1", paths: ["notes.txt"] });
@@ -104,10 +174,22 @@ describe("transcript items", () => {
   it("leaves out an assistant step that only called tools, and shows a denied call as denied", () => {
     const items = transcriptItems([
       message("user", "shell: rm -rf x"),
-      message("assistant", "", { turnId: "t1", toolCalls: [{ id: "c1", name: "shell", arguments: '{"cmd":"rm -rf x"}' }] }),
-      message("tool", "The user denied this call.", { turnId: "t1", callId: "c1", name: "shell", ok: false, arguments: { cmd: "rm -rf x" } }),
+      message("assistant", "", {
+        turnId: "t1",
+        toolCalls: [{ id: "c1", name: "shell", arguments: '{"cmd":"rm -rf x"}' }],
+      }),
+      message("tool", "The user denied this call.", {
+        turnId: "t1",
+        callId: "c1",
+        name: "shell",
+        ok: false,
+        arguments: { cmd: "rm -rf x" },
+      }),
     ]);
-    assert.deepEqual(items.map((i) => i.kind), ["user", "tool"]);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["user", "tool"],
+    );
     assert.equal((items[1] as Extract<(typeof items)[number], { kind: "tool" }>).card.status, "denied");
   });
 });
@@ -115,7 +197,9 @@ describe("transcript items", () => {
 describe("open diff (VS Code)", () => {
   it("is a webview-to-host message naming the chat, the turn and the file", async () => {
     const { webviewToHostSchema } = await import("../../../src/shared/host-messages");
-    assert.ok(webviewToHostSchema.safeParse({ type: "openDiff", chatId: "c", turnId: "t_1", path: "src/a.ts" }).success);
+    assert.ok(
+      webviewToHostSchema.safeParse({ type: "openDiff", chatId: "c", turnId: "t_1", path: "src/a.ts" }).success,
+    );
     assert.equal(webviewToHostSchema.safeParse({ type: "openDiff", chatId: "c", turnId: "t_1" }).success, false);
   });
 });

@@ -12,7 +12,16 @@ exports.run = async function run() {
       assert.ok(extension, "the extension is installed");
       await extension.activate();
       const commands = await vscode.commands.getCommands(true);
-      for (const id of ["signIn", "manageAccounts", "setApiKey", "newChat", "newChatWithPrompt", "managePrompts", "openInBrowser", "copyServerUrl"]) {
+      for (const id of [
+        "signIn",
+        "manageAccounts",
+        "setApiKey",
+        "newChat",
+        "newChatWithPrompt",
+        "managePrompts",
+        "openInBrowser",
+        "copyServerUrl",
+      ]) {
         assert.ok(commands.includes(`parley.${id}`), id);
       }
     });
@@ -25,5 +34,7 @@ exports.run = async function run() {
       assert.equal(health.ok, true);
     });
   });
-  await new Promise((resolve, reject) => mocha.run((failures) => (failures ? reject(new Error(`${failures} failed`)) : resolve())));
+  await new Promise((resolve, reject) =>
+    mocha.run((failures) => (failures ? reject(new Error(`${failures} failed`)) : resolve())),
+  );
 };

@@ -39,7 +39,8 @@ export type PasswordErrors = Partial<Record<keyof PasswordForm, string>>;
 export function passwordErrors(form: PasswordForm, needsCurrent: boolean): PasswordErrors {
   const errors: PasswordErrors = {};
   if (needsCurrent && !form.current) errors.current = "Enter the current password.";
-  if (form.next.length < MIN_PASSWORD_LENGTH) errors.next = `Use at least ${MIN_PASSWORD_LENGTH} characters (${form.next.length} so far).`;
+  if (form.next.length < MIN_PASSWORD_LENGTH)
+    errors.next = `Use at least ${MIN_PASSWORD_LENGTH} characters (${form.next.length} so far).`;
   else if (form.confirm !== form.next) errors.confirm = "The two passwords differ.";
   return errors;
 }
@@ -73,5 +74,7 @@ export function describeUserAgent(userAgent: string): string {
 export function formatWhen(iso: string | null): string {
   if (!iso) return "never";
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -20,8 +20,10 @@ export function readMaxSteps(text: string): LimitInput {
 export function readMaxTurnCost(text: string): LimitInput {
   const trimmed = text.trim().replace(/^\$\s*/, "");
   if (trimmed === "") return { ok: true, value: null };
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) return { ok: false, message: "Dollars, such as 0.50, or empty for no budget." };
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(trimmed))
+    return { ok: false, message: "Dollars, such as 0.50, or empty for no budget." };
   const value = Number(trimmed);
-  if (value <= 0 || value > 10_000) return { ok: false, message: "More than $0 and at most $10000, or empty for no budget." };
+  if (value <= 0 || value > 10_000)
+    return { ok: false, message: "More than $0 and at most $10000, or empty for no budget." };
   return { ok: true, value };
 }

@@ -28,7 +28,9 @@ export function canRecordOpus(): boolean {
 
 /** Opens the microphone (the browser may ask the user) and starts recording. */
 export async function startRecording(format: RecordingFormat): Promise<Recording> {
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
+  });
   let context: AudioContext | undefined;
   const release = () => {
     for (const track of stream.getTracks()) track.stop();
@@ -89,7 +91,12 @@ function opusRecording(stream: MediaStream, level: () => number, release: () => 
  * Raw samples through a ScriptProcessorNode, encoded as WAV at the end. An AudioWorklet would be
  * the modern way, but it loads its processor from a module URL that the pages' CSP would have to allow.
  */
-function wavRecording(context: AudioContext, source: MediaStreamAudioSourceNode, level: () => number, release: () => void): Recording {
+function wavRecording(
+  context: AudioContext,
+  source: MediaStreamAudioSourceNode,
+  level: () => number,
+  release: () => void,
+): Recording {
   const processor = context.createScriptProcessor(4096, 1, 1);
   const chunks: Float32Array[] = [];
   let samples = 0;
@@ -114,7 +121,10 @@ function wavRecording(context: AudioContext, source: MediaStreamAudioSourceNode,
     stop: async () => {
       const rate = context.sampleRate;
       end();
-      return new Blob([encodeWav(downsample(concatSamples(chunks), rate, WAV_SAMPLE_RATE), Math.min(rate, WAV_SAMPLE_RATE))], { type: "audio/wav" });
+      return new Blob(
+        [encodeWav(downsample(concatSamples(chunks), rate, WAV_SAMPLE_RATE), Math.min(rate, WAV_SAMPLE_RATE))],
+        { type: "audio/wav" },
+      );
     },
     cancel: end,
   };

@@ -29,7 +29,8 @@ export function downsample(samples: Float32Array, from: number, to: number): Flo
 export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array<ArrayBuffer> {
   const buffer = new ArrayBuffer(wavBytes(samples.length));
   const view = new DataView(buffer);
-  const text = (offset: number, value: string) => [...value].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
+  const text = (offset: number, value: string) =>
+    [...value].forEach((c, i) => view.setUint8(offset + i, c.charCodeAt(0)));
   text(0, "RIFF");
   view.setUint32(4, buffer.byteLength - 8, true);
   text(8, "WAVE");

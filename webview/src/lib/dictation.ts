@@ -13,7 +13,9 @@ export const RECORDING_BYTE_LIMIT = MAX_AUDIO_BYTES - 256 * 1024;
 type Keys = Pick<KeyboardEvent, "key" | "code" | "ctrlKey" | "shiftKey" | "altKey" | "metaKey">;
 
 export function isDictationShortcut(event: Keys): boolean {
-  return (event.code === "Space" || event.key === " ") && event.ctrlKey && event.shiftKey && !event.altKey && !event.metaKey;
+  return (
+    (event.code === "Space" || event.key === " ") && event.ctrlKey && event.shiftKey && !event.altKey && !event.metaKey
+  );
 }
 
 /**
@@ -21,7 +23,12 @@ export function isDictationShortcut(event: Keys): boolean {
  * never deletes what was typed), a space either side where words would otherwise touch, and where
  * the caret goes after it.
  */
-export function insertAtCaret(draft: string, selectionStart: number, selectionEnd: number, text: string): { value: string; caret: number } {
+export function insertAtCaret(
+  draft: string,
+  selectionStart: number,
+  selectionEnd: number,
+  text: string,
+): { value: string; caret: number } {
   const words = text.trim();
   const at = Math.max(0, Math.min(draft.length, Math.max(selectionStart, selectionEnd)));
   if (!words) return { value: draft, caret: at };
@@ -61,7 +68,11 @@ export type RecordingFormat = "webm" | "wav";
  * WAV otherwise, since audio-input chat models take WAV or MP3 but not WebM, and WAV is what every
  * route takes when the model's kind is not known.
  */
-export function recordingFormat(modelId: string, transcriptionModels: ReadonlySet<string>, canRecordOpus: boolean): RecordingFormat {
+export function recordingFormat(
+  modelId: string,
+  transcriptionModels: ReadonlySet<string>,
+  canRecordOpus: boolean,
+): RecordingFormat {
   return canRecordOpus && transcriptionModels.has(modelId) ? "webm" : "wav";
 }
 
@@ -88,16 +99,23 @@ export type ProblemCause =
 export function dictationProblem(cause: ProblemCause): DictationProblem {
   switch (cause.kind) {
     case "vscode":
-      return { message: "VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.", actions: ["browser"] };
+      return {
+        message: "VS Code's panels cannot use the microphone. Open Parley in your browser and dictate there.",
+        actions: ["browser"],
+      };
     case "no-model":
       return { message: "No speech-to-text model is chosen yet.", actions: ["settings"] };
     case "no-microphone-api":
       return {
-        message: "This page cannot use a microphone: browsers allow it only on https or on this computer (localhost). Open Parley at its localhost address.",
+        message:
+          "This page cannot use a microphone: browsers allow it only on https or on this computer (localhost). Open Parley at its localhost address.",
         actions: [],
       };
     case "nothing-heard":
-      return { message: "Nothing was heard. Check the microphone's level on the Dictation page, then try again.", actions: ["settings"] };
+      return {
+        message: "Nothing was heard. Check the microphone's level on the Dictation page, then try again.",
+        actions: ["settings"],
+      };
     case "error":
       return cause.phase === "microphone" ? microphoneProblem(cause.error) : transcribeProblem(cause.error);
   }
@@ -107,29 +125,46 @@ function microphoneProblem(error: unknown): DictationProblem {
   const name = (error as { name?: unknown } | null)?.name;
   if (name === "NotAllowedError" || name === "SecurityError" || name === "PermissionDeniedError") {
     return {
-      message: "Parley is not allowed to use the microphone. Allow it for this site (the icon at the left of the address bar), then try again.",
+      message:
+        "Parley is not allowed to use the microphone. Allow it for this site (the icon at the left of the address bar), then try again.",
       actions: ["restart"],
     };
   }
   if (name === "NotFoundError" || name === "OverconstrainedError" || name === "DevicesNotFoundError") {
-    return { message: "No microphone was found. Connect one, or turn it on in the system's sound settings, then try again.", actions: ["restart"] };
+    return {
+      message: "No microphone was found. Connect one, or turn it on in the system's sound settings, then try again.",
+      actions: ["restart"],
+    };
   }
   if (name === "NotReadableError" || name === "TrackStartError" || name === "AbortError") {
-    return { message: "The microphone could not be started; another app may be using it. Close that app, then try again.", actions: ["restart"] };
+    return {
+      message: "The microphone could not be started; another app may be using it. Close that app, then try again.",
+      actions: ["restart"],
+    };
   }
   return { message: `The microphone could not be started (${errorText(error)}). Try again.`, actions: ["restart"] };
 }
 
 function transcribeProblem(error: unknown): DictationProblem {
   if (error instanceof ApiError) {
-    if (error.status === 413) return { message: "The recording is too long for one transcription (25 MB at most). Dictate in shorter pieces.", actions: [] };
+    if (error.status === 413)
+      return {
+        message: "The recording is too long for one transcription (25 MB at most). Dictate in shorter pieces.",
+        actions: [],
+      };
     if (error.code === "upstream_error") {
-      return { message: `The speech-to-text model failed: ${error.message}. The recording is kept: send it again, or choose another model.`, actions: ["resend", "settings"] };
+      return {
+        message: `The speech-to-text model failed: ${error.message}. The recording is kept: send it again, or choose another model.`,
+        actions: ["resend", "settings"],
+      };
     }
     if (error.status === 400) return { message: `${capitalize(error.message)}.`, actions: ["settings"] };
     return { message: `The transcription was refused: ${error.message}. The recording is kept.`, actions: ["resend"] };
   }
-  return { message: `Parley's server did not answer (${errorText(error)}). The recording is kept: send it again.`, actions: ["resend"] };
+  return {
+    message: `Parley's server did not answer (${errorText(error)}). The recording is kept: send it again.`,
+    actions: ["resend"],
+  };
 }
 
 const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : String(error));

@@ -17,14 +17,27 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * stream is polled until it shows a new one; `settled()` says the request ended (then no turn is
  * waited for any more: a fast run may end before the first poll, and the transcript shows it).
  */
-export async function followNewTurn(api: ApiClient, chatId: string, known: KnownTurns, onEvent: (event: StreamEvent) => void, settled: () => boolean, signal: AbortSignal): Promise<void> {
+export async function followNewTurn(
+  api: ApiClient,
+  chatId: string,
+  known: KnownTurns,
+  onEvent: (event: StreamEvent) => void,
+  settled: () => boolean,
+  signal: AbortSignal,
+): Promise<void> {
   while (!signal.aborted) {
     let mine = false;
     try {
-      await api.chatStream("GET /api/chats/:id/stream", { params: { id: chatId } }, (event) => {
-        if (event.event === "turn.start") mine = !known.turnIds.has(event.data.turnId) && !known.messageIds.has(event.data.messageId);
-        if (mine) onEvent(event);
-      }, signal);
+      await api.chatStream(
+        "GET /api/chats/:id/stream",
+        { params: { id: chatId } },
+        (event) => {
+          if (event.event === "turn.start")
+            mine = !known.turnIds.has(event.data.turnId) && !known.messageIds.has(event.data.messageId);
+          if (mine) onEvent(event);
+        },
+        signal,
+      );
     } catch {
       // a broken stream: the transcript read at the end shows what happened
     }
@@ -59,17 +72,42 @@ export function directFailure(text: string, route: DirectRoute | undefined, erro
   const status = error instanceof ApiError ? error.status : undefined;
   const issues = error instanceof ApiError ? (error.issues ?? []).map(issueText) : [];
   const base = { text, status, message: (error as Error).message, issues };
-  const what = route?.kind === "agent" ? `the agent "${route.agent}"` : route?.kind === "tool" ? `the tool "${route.tool}"` : route?.kind === "action" ? `the action "${route.action}"` : "it";
+  const what =
+    route?.kind === "agent"
+      ? `the agent "${route.agent}"`
+      : route?.kind === "tool"
+        ? `the tool "${route.tool}"`
+        : route?.kind === "action"
+          ? `the action "${route.action}"`
+          : "it";
   switch (status) {
     case 404:
-      return { ...base, toModel: true, hint: `Define ${what} in the project's .app.json, or send the text to the model.` };
+      return {
+        ...base,
+        toModel: true,
+        hint: `Define ${what} in the project's .app.json, or send the text to the model.`,
+      };
     case 403:
       // A project's actions run only once the user trusts it (contract 7.1); This project shows what trust covers.
       return route?.kind === "action" && /trust/i.test(base.message)
-        ? { ...base, toModel: false, hint: "Review what this project would run and trust it, then try again.", settings: { hash: "#/settings/project", label: "Review trust on This project" } }
-        : { ...base, toModel: false, hint: `Its gate is off here: set it to "ask" or "allow" in the project's toolGates, then try again.`, settings: { hash: "#/settings/project", label: "Open project settings" } };
+        ? {
+            ...base,
+            toModel: false,
+            hint: "Review what this project would run and trust it, then try again.",
+            settings: { hash: "#/settings/project", label: "Review trust on This project" },
+          }
+        : {
+            ...base,
+            toModel: false,
+            hint: `Its gate is off here: set it to "ask" or "allow" in the project's toolGates, then try again.`,
+            settings: { hash: "#/settings/project", label: "Open project settings" },
+          };
     case 400:
-      return { ...base, toModel: true, hint: "Correct the text in the box and press Enter again, or send it to the model." };
+      return {
+        ...base,
+        toModel: true,
+        hint: "Correct the text in the box and press Enter again, or send it to the model.",
+      };
     case 409:
       return { ...base, toModel: false, hint: "Wait for the answer that is running, or Stop it, then try again." };
     default:

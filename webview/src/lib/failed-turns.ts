@@ -41,7 +41,9 @@ export function withoutRetried(messages: readonly Message[], resending?: string)
 }
 
 /** The transcript's last turn when it failed: the text to send again, and its failed answer. */
-export function lastFailure(messages: readonly Message[]): { content: string; referencedPaths?: string[]; answerId: string } | undefined {
+export function lastFailure(
+  messages: readonly Message[],
+): { content: string; referencedPaths?: string[]; answerId: string } | undefined {
   const turn = turnsOf(messages).at(-1);
   const answer = turn && answerOf(turn);
   if (!turn?.text || answer?.status !== "error") return undefined;
@@ -54,8 +56,10 @@ export type FailureWays = { settings: boolean; model: boolean; hint: string };
 /** Which ways out an error offers besides Retry: Settings, Providers for keys and servers; another model. */
 export function failureWays(error: { message: string; status?: number }): FailureWays {
   const text = error.message.toLowerCase();
-  const key = error.status === 401 || error.status === 403 || /\b(api )?key\b|sign in|unauthori[sz]ed|credential/.test(text);
-  const server = error.status === undefined && /connect|reach|fetch failed|network|refused|timed? ?out|econn/.test(text);
+  const key =
+    error.status === 401 || error.status === 403 || /\b(api )?key\b|sign in|unauthori[sz]ed|credential/.test(text);
+  const server =
+    error.status === undefined && /connect|reach|fetch failed|network|refused|timed? ?out|econn/.test(text);
   const model = !key && (error.status === 404 || /model/.test(text) || !server);
   const hint = key
     ? "Set a key under Settings, Providers, then Retry."

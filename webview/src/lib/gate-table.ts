@@ -9,7 +9,13 @@ import { layerOf } from "./provenance";
  * `gate` is the gate in force (the catalog's). `heldAllow`: the project's own settings say `allow`,
  * which does not count (yet) because the user has not trusted the project (contract 7.1).
  */
-export type GateRow = { name: string; description: string; gate: ToolGate; layer: SettingsLayerName; heldAllow: boolean };
+export type GateRow = {
+  name: string;
+  description: string;
+  gate: ToolGate;
+  layer: SettingsLayerName;
+  heldAllow: boolean;
+};
 export type GateGroup = { id: string; label: string; rows: GateRow[] };
 
 /**
@@ -17,7 +23,8 @@ export type GateGroup = { id: string; label: string; rows: GateRow[] };
  * layer is the layer of whichever key holds the tool.
  */
 export function gateLayer(provenance: Provenance | undefined, name: string): SettingsLayerName {
-  const inToolGates = provenance && typeof provenance.toolGates === "object" && Object.hasOwn(provenance.toolGates, name);
+  const inToolGates =
+    provenance && typeof provenance.toolGates === "object" && Object.hasOwn(provenance.toolGates, name);
   return layerOf(provenance, [inToolGates ? "toolGates" : "tools", name]);
 }
 
@@ -34,19 +41,34 @@ export function projectGate(projectLayer: GateLayer | undefined, name: string): 
 export type ProjectGates = { layer: GateLayer | undefined; trusted: boolean | undefined };
 
 /** Native tools first, then one group per MCP server in catalog order. */
-export function gateGroups(catalog: readonly CatalogTool[], provenance: Provenance | undefined, project?: ProjectGates): GateGroup[] {
+export function gateGroups(
+  catalog: readonly CatalogTool[],
+  provenance: Provenance | undefined,
+  project?: ProjectGates,
+): GateGroup[] {
   const groups: GateGroup[] = [];
   const byId = new Map<string, GateGroup>();
   for (const tool of catalog) {
     const id = tool.kind === "native" ? "native" : `mcp:${tool.serverId ?? tool.server ?? "?"}`;
     let group = byId.get(id);
     if (!group) {
-      group = { id, label: tool.kind === "native" ? "Native tools" : `MCP: ${tool.server ?? tool.serverId ?? "unknown server"}`, rows: [] };
+      group = {
+        id,
+        label: tool.kind === "native" ? "Native tools" : `MCP: ${tool.server ?? tool.serverId ?? "unknown server"}`,
+        rows: [],
+      };
       byId.set(id, group);
       groups.push(group);
     }
-    const heldAllow = project?.trusted === false && tool.gate !== "allow" && projectGate(project.layer, tool.name) === "allow";
-    group.rows.push({ name: tool.name, description: tool.description ?? "", gate: tool.gate, layer: gateLayer(provenance, tool.name), heldAllow });
+    const heldAllow =
+      project?.trusted === false && tool.gate !== "allow" && projectGate(project.layer, tool.name) === "allow";
+    group.rows.push({
+      name: tool.name,
+      description: tool.description ?? "",
+      gate: tool.gate,
+      layer: gateLayer(provenance, tool.name),
+      heldAllow,
+    });
   }
   return groups.sort((a, b) => (a.id === "native" ? -1 : b.id === "native" ? 1 : 0));
 }
@@ -60,7 +82,10 @@ export function setGatePatch(name: string, gate: ToolGate): { toolGates: Record<
  * The project PATCH that removes the tool's gate from the project layer, under both names it may be
  * stored as (the older `tools` only when the layer has it, so no empty object is written).
  */
-export function resetGatePatch(name: string, projectLayer: GateLayer | undefined): { toolGates?: Record<string, null>; tools?: Record<string, null> } {
+export function resetGatePatch(
+  name: string,
+  projectLayer: GateLayer | undefined,
+): { toolGates?: Record<string, null>; tools?: Record<string, null> } {
   const patch: { toolGates?: Record<string, null>; tools?: Record<string, null> } = {};
   if (projectLayer?.toolGates && Object.hasOwn(projectLayer.toolGates, name)) patch.toolGates = { [name]: null };
   if (projectLayer?.tools && Object.hasOwn(projectLayer.tools, name)) patch.tools = { [name]: null };

@@ -11,7 +11,12 @@ export type LiveTurn = { turnId?: string; parts: LivePart[]; reasoning: string; 
 export const emptyTurn = (): LiveTurn => ({ parts: [], reasoning: "", tasks: [] });
 
 /** The turn with one card changed (or added, when an approval or question comes before its call). */
-export function updateCard(turn: LiveTurn, callId: string, change: (card: ToolCardData) => ToolCardData, create?: () => ToolCardData): LiveTurn {
+export function updateCard(
+  turn: LiveTurn,
+  callId: string,
+  change: (card: ToolCardData) => ToolCardData,
+  create?: () => ToolCardData,
+): LiveTurn {
   let found = false;
   const parts = turn.parts.map((part) => {
     if (part.kind !== "tool" || part.card.callId !== callId) return part;
@@ -28,8 +33,12 @@ export function reduceTurn(turn: LiveTurn, event: StreamEvent): LiveTurn {
       return { ...emptyTurn(), turnId: event.data.turnId };
     case "text.delta": {
       const last = turn.parts.at(-1);
-      if (last?.kind === "text") return { ...turn, parts: [...turn.parts.slice(0, -1), { ...last, text: last.text + event.data.text }] };
-      return { ...turn, parts: [...turn.parts, { kind: "text", key: `text-${turn.parts.length}`, text: event.data.text }] };
+      if (last?.kind === "text")
+        return { ...turn, parts: [...turn.parts.slice(0, -1), { ...last, text: last.text + event.data.text }] };
+      return {
+        ...turn,
+        parts: [...turn.parts, { kind: "text", key: `text-${turn.parts.length}`, text: event.data.text }],
+      };
     }
     case "reasoning.delta":
       return { ...turn, reasoning: turn.reasoning + event.data.text };
@@ -38,16 +47,50 @@ export function reduceTurn(turn: LiveTurn, event: StreamEvent): LiveTurn {
     case "tool.question": {
       const { callId, parentCallId } = event.data;
       const name = "name" in event.data ? event.data.name : "ask_user";
-      const args = "arguments" in event.data ? event.data.arguments : { question: event.data.question, choices: event.data.choices };
-      const create = (): ToolCardData => ({ callId, name, args, status: "running", ...(turn.turnId ? { turnId: turn.turnId } : {}), ...(parentCallId ? { parentCallId } : {}) });
+      const args =
+        "arguments" in event.data
+          ? event.data.arguments
+          : { question: event.data.question, choices: event.data.choices };
+      const create = (): ToolCardData => ({
+        callId,
+        name,
+        args,
+        status: "running",
+        ...(turn.turnId ? { turnId: turn.turnId } : {}),
+        ...(parentCallId ? { parentCallId } : {}),
+      });
       if (event.event === "tool.call") return updateCard(turn, callId, (card) => card, create);
-      const ask = event.event === "tool.approval" ? { kind: "approval" as const } : { kind: "question" as const, question: event.data.question, ...(event.data.choices ? { choices: event.data.choices } : {}) };
+      const ask =
+        event.event === "tool.approval"
+          ? { kind: "approval" as const }
+          : {
+              kind: "question" as const,
+              question: event.data.question,
+              ...(event.data.choices ? { choices: event.data.choices } : {}),
+            };
       return updateCard(turn, callId, (card) => ({ ...card, status: "waiting", ask }), create);
     }
     case "tool.result": {
       const { callId, name, ok, output, diff, parentCallId } = event.data;
-      const create = (): ToolCardData => ({ callId, name, args: undefined, status: "running", ...(turn.turnId ? { turnId: turn.turnId } : {}), ...(parentCallId ? { parentCallId } : {}) });
-      return updateCard(turn, callId, ({ ask: _ask, askError: _error, ...card }) => ({ ...card, status: resultStatus(ok, output), output, ...(diff ? { diff } : {}) }), create);
+      const create = (): ToolCardData => ({
+        callId,
+        name,
+        args: undefined,
+        status: "running",
+        ...(turn.turnId ? { turnId: turn.turnId } : {}),
+        ...(parentCallId ? { parentCallId } : {}),
+      });
+      return updateCard(
+        turn,
+        callId,
+        ({ ask: _ask, askError: _error, ...card }) => ({
+          ...card,
+          status: resultStatus(ok, output),
+          output,
+          ...(diff ? { diff } : {}),
+        }),
+        create,
+      );
     }
     case "task.update":
       return { ...turn, tasks: event.data.items };

@@ -7,5 +7,9 @@ marked.setOptions({ gfm: true, breaks: false });
 
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text, { async: false }) as string;
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"], FORBID_ATTR: ["style"] });
+  return DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ["style", "form", "input"],
+    FORBID_ATTR: ["style"],
+  });
 }

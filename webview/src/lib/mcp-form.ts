@@ -41,7 +41,10 @@ export function emptyForm(scope: McpScope): McpFormValues {
 
 /** The form for an entry of a layer; secret values show as the placeholder the server sends. */
 export function formFromEntry(entry: McpServerEntry, scope: McpScope): McpFormValues {
-  const pairs = (map: Record<string, string> | undefined, sep: string) => Object.entries(map ?? {}).map(([k, v]) => `${k}${sep}${v}`).join("\n");
+  const pairs = (map: Record<string, string> | undefined, sep: string) =>
+    Object.entries(map ?? {})
+      .map(([k, v]) => `${k}${sep}${v}`)
+      .join("\n");
   return {
     id: entry.id,
     name: entry.name ?? "",
@@ -65,7 +68,11 @@ export function parseLines(text: string): string[] {
 }
 
 /** `NAME=value` (env) or `Name: value` (headers) lines; a line without the separator is an error. */
-export function parsePairs(text: string, separator: "=" | ":", what: string): { pairs: Record<string, string>; errors: string[] } {
+export function parsePairs(
+  text: string,
+  separator: "=" | ":",
+  what: string,
+): { pairs: Record<string, string>; errors: string[] } {
   const pairs: Record<string, string> = {};
   const errors: string[] = [];
   for (const line of parseLines(text)) {

@@ -11,7 +11,9 @@ export function toolParameters(schema: unknown): ToolParameter[] {
   if (!schema || typeof schema !== "object") return [];
   const { properties, required } = schema as Schema;
   if (!properties || typeof properties !== "object") return [];
-  const needed = new Set(Array.isArray(required) ? (required as unknown[]).filter((r): r is string => typeof r === "string") : []);
+  const needed = new Set(
+    Array.isArray(required) ? (required as unknown[]).filter((r): r is string => typeof r === "string") : [],
+  );
   return Object.entries(properties).map(([name, property]) => ({
     name,
     required: needed.has(name),

@@ -4,9 +4,23 @@
 import { rankOthers } from "../../../src/core/mention-search";
 import { MENTION_CATEGORIES, type MentionCategory, type RankedMention } from "$shared/mentions";
 
-export const CATEGORY_LABELS: Record<MentionCategory, string> = { files: "Files", agents: "Agents", actions: "Actions", tools: "Tools", mcp: "MCP", model: "Model" };
+export const CATEGORY_LABELS: Record<MentionCategory, string> = {
+  files: "Files",
+  agents: "Agents",
+  actions: "Actions",
+  tools: "Tools",
+  mcp: "MCP",
+  model: "Model",
+};
 /** One row's category in words, for rows of a mixed result list. */
-export const CATEGORY_SINGULAR: Record<MentionCategory, string> = { files: "File", agents: "Agent", actions: "Action", tools: "Tool", mcp: "MCP tool", model: "Model" };
+export const CATEGORY_SINGULAR: Record<MentionCategory, string> = {
+  files: "File",
+  agents: "Agent",
+  actions: "Action",
+  tools: "Tool",
+  mcp: "MCP tool",
+  model: "Model",
+};
 export const FILTER_CHIPS = MENTION_CATEGORIES.map((category) => ({ category, label: CATEGORY_LABELS[category] }));
 
 /** Down and Up wrap around; -1 when there is nothing to make active. */
@@ -16,14 +30,26 @@ export function moveActive(active: number, count: number, delta: 1 | -1): number
   return (active + delta + count) % count;
 }
 
-export type KeyInput = { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean; isComposing: boolean };
+export type KeyInput = {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  isComposing: boolean;
+};
 export type PopupState = { open: boolean; count: number; active: number };
 /**
  * What a key does with the popup. `run`: the whole text is a complete custom action, which Enter runs
  * even when Enter would insert a newline and even if a file of a similar name is active (rule 15).
  * `pass`: the composer's own handling (send, newline, typing).
  */
-export type KeyIntent = { kind: "move"; active: number } | { kind: "select"; index: number; via: "enter" | "tab" } | { kind: "dismiss" } | { kind: "run" } | { kind: "pass" };
+export type KeyIntent =
+  | { kind: "move"; active: number }
+  | { kind: "select"; index: number; via: "enter" | "tab" }
+  | { kind: "dismiss" }
+  | { kind: "run" }
+  | { kind: "pass" };
 
 export function keyIntent(event: KeyInput, popup: PopupState, exactAction: boolean): KeyIntent {
   if (event.isComposing) return { kind: "pass" };
@@ -40,7 +66,11 @@ export function keyIntent(event: KeyInput, popup: PopupState, exactAction: boole
     case "Enter":
     case "Tab":
       if (!plain || popup.count === 0) return { kind: "pass" };
-      return { kind: "select", index: popup.active >= 0 && popup.active < popup.count ? popup.active : 0, via: event.key === "Enter" ? "enter" : "tab" };
+      return {
+        kind: "select",
+        index: popup.active >= 0 && popup.active < popup.count ? popup.active : 0,
+        via: event.key === "Enter" ? "enter" : "tab",
+      };
     default:
       return { kind: "pass" };
   }
@@ -70,7 +100,11 @@ export function highlightSegments(label: string, ranges: readonly (readonly [num
   return segments;
 }
 
-export type Section = { category: MentionCategory | undefined; label: string | undefined; rows: { item: RankedMention; index: number }[] };
+export type Section = {
+  category: MentionCategory | undefined;
+  label: string | undefined;
+  rows: { item: RankedMention; index: number }[];
+};
 
 /**
  * The list as shown: with an empty query the results come by category, so each category gets a
@@ -91,18 +125,33 @@ export function sections(results: readonly RankedMention[], grouped: boolean): S
 
 /** Picked files the text still mentions as a whole `@<path>` token, in the order picked, once each. */
 export function referencedPaths(text: string, picked: readonly string[]): string[] {
-  const words = text.split(/\s+/).filter((w) => w.startsWith("@")).map((w) => w.slice(1));
+  const words = text
+    .split(/\s+/)
+    .filter((w) => w.startsWith("@"))
+    .map((w) => w.slice(1));
   // A sentence may go on right after the path (`@a.ts, then…`): its punctuation is not part of it.
   const tokens = new Set([...words, ...words.map((w) => w.replace(/[.,;:!?)\]}'"]+$/, ""))]);
   return [...new Set(picked)].filter((p) => tokens.has(p));
 }
 
 /** What the live region says about the list: the count, and the active row. */
-export function announcement(results: readonly RankedMention[], active: number, query: string, filter: MentionCategory | undefined): string {
-  if (results.length === 0) return query ? `No matches for @${query}` : filter ? `No ${CATEGORY_LABELS[filter]} in this project` : "Nothing to mention";
+export function announcement(
+  results: readonly RankedMention[],
+  active: number,
+  query: string,
+  filter: MentionCategory | undefined,
+): string {
+  if (results.length === 0)
+    return query
+      ? `No matches for @${query}`
+      : filter
+        ? `No ${CATEGORY_LABELS[filter]} in this project`
+        : "Nothing to mention";
   const row = results[active];
   const count = `${results.length} result${results.length === 1 ? "" : "s"}`;
-  return row ? `${count}. ${row.label}, ${CATEGORY_SINGULAR[row.category]}${row.detail ? `, ${row.detail}` : ""}, ${active + 1} of ${results.length}` : count;
+  return row
+    ? `${count}. ${row.label}, ${CATEGORY_SINGULAR[row.category]}${row.detail ? `, ${row.detail}` : ""}, ${active + 1} of ${results.length}`
+    : count;
 }
 
 /**
@@ -110,8 +159,18 @@ export function announcement(results: readonly RankedMention[], active: number, 
  * until a message goes with it: the server's row is replaced by that one, ranked by the same rules
  * (the model is the last category, so it goes last).
  */
-export function withCurrentModel(results: readonly RankedMention[], model: string | undefined, query: string, category: MentionCategory | undefined): RankedMention[] {
+export function withCurrentModel(
+  results: readonly RankedMention[],
+  model: string | undefined,
+  query: string,
+  category: MentionCategory | undefined,
+): RankedMention[] {
   if (!model) return [...results];
   const rest = results.filter((r) => r.category !== "model");
-  return [...rest, ...rankOthers([{ category: "model", label: model, detail: "Current model", insertText: `@${model}` }], query, { category })];
+  return [
+    ...rest,
+    ...rankOthers([{ category: "model", label: model, detail: "Current model", insertText: `@${model}` }], query, {
+      category,
+    }),
+  ];
 }

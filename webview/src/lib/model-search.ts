@@ -35,7 +35,15 @@ export function searchModels<M extends Pick<CatalogModel, "id" | "label">>(model
     if (!words.every((word) => haystack.includes(word))) return;
     const idName = id.slice(id.indexOf("/") + 1);
     const rank =
-      id === q ? 0 : id.startsWith(q) || idName.startsWith(q) ? 1 : label.startsWith(q) ? 2 : id.includes(q) || label.includes(q) ? 3 : 4;
+      id === q
+        ? 0
+        : id.startsWith(q) || idName.startsWith(q)
+          ? 1
+          : label.startsWith(q)
+            ? 2
+            : id.includes(q) || label.includes(q)
+              ? 3
+              : 4;
     scored.push({ model, rank, order });
   });
   return scored.sort((a, b) => a.rank - b.rank || a.order - b.order).map((entry) => entry.model);

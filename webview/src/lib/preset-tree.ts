@@ -15,8 +15,14 @@ export const SKILLS_OFF_REASON = "Skills are off for this project (Settings, Thi
 
 /** The catalog as groups: native tools first, then one group per MCP server, in catalog order. */
 export function toolGroups(catalog: readonly CatalogTool[]): ToolGroup[] {
-  const leaf = (tool: CatalogTool): TreeLeaf => ({ name: tool.name, description: tool.description, ...(tool.gate === "off" ? { locked: GATE_OFF_REASON } : {}) });
-  const groups: ToolGroup[] = [{ id: "native", label: "Native tools", leaves: catalog.filter((t) => t.kind === "native").map(leaf) }];
+  const leaf = (tool: CatalogTool): TreeLeaf => ({
+    name: tool.name,
+    description: tool.description,
+    ...(tool.gate === "off" ? { locked: GATE_OFF_REASON } : {}),
+  });
+  const groups: ToolGroup[] = [
+    { id: "native", label: "Native tools", leaves: catalog.filter((t) => t.kind === "native").map(leaf) },
+  ];
   const servers = new Map<string, ToolGroup>();
   for (const tool of catalog) {
     if (tool.kind !== "mcp") continue;
@@ -62,7 +68,13 @@ export function toggleTool(name: string, tools: readonly string[], on: boolean):
 }
 
 /** A synthetic group ("Agent files", "Skills"): one switch, the files it would inject, and its lock. */
-export type InstructionGroup = { key: "agentFiles" | "skills"; label: string; items: { label: string; detail?: string }[]; empty: string; locked?: string };
+export type InstructionGroup = {
+  key: "agentFiles" | "skills";
+  label: string;
+  items: { label: string; detail?: string }[];
+  empty: string;
+  locked?: string;
+};
 
 export function instructionGroups(sources: InstructionSources | undefined): InstructionGroup[] {
   const names = sources?.agentFiles.names ?? ["AGENTS.md"];

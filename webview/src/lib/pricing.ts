@@ -10,7 +10,9 @@ export function perTokenFromPerMillion(typed: string): number | undefined {
   if (!/^\d*\.?\d+$|^\d+\.$/.test(text)) return undefined;
   const value = Number(text);
   // Rounded to 12 significant digits, so 0.10 becomes 1e-7 and not 1.0000000000000001e-7.
-  return Number.isFinite(value) && value >= 0 && value <= 1_000_000 ? Number((value / 1_000_000).toPrecision(12)) : undefined;
+  return Number.isFinite(value) && value >= 0 && value <= 1_000_000
+    ? Number((value / 1_000_000).toPrecision(12))
+    : undefined;
 }
 
 /** USD per million tokens for an input field, without float noise (0.15, not 0.15000000000000002). */
@@ -19,7 +21,10 @@ export function perMillionText(perToken: number): string {
 }
 
 /** A model's prompt and completion prices: the user's own first, else the catalog's, else none. */
-export function modelPricing(model: Pick<CatalogModel, "id" | "pricing">, userPrices: ReadonlyMap<string, TokenPricing>): TokenPricing | undefined {
+export function modelPricing(
+  model: Pick<CatalogModel, "id" | "pricing">,
+  userPrices: ReadonlyMap<string, TokenPricing>,
+): TokenPricing | undefined {
   const own = userPrices.get(model.id);
   if (own) return own;
   const { prompt, completion } = model.pricing;
@@ -35,7 +40,8 @@ export function userPrices(models: unknown): Map<string, TokenPricing> {
   if (!Array.isArray(models)) return out;
   for (const entry of models as (ModelEntry | null | undefined)[]) {
     const p = entry?.pricing;
-    if (typeof entry?.id === "string" && typeof p?.prompt === "number" && typeof p?.completion === "number") out.set(entry.id, { prompt: p.prompt, completion: p.completion });
+    if (typeof entry?.id === "string" && typeof p?.prompt === "number" && typeof p?.completion === "number")
+      out.set(entry.id, { prompt: p.prompt, completion: p.completion });
   }
   return out;
 }

@@ -16,7 +16,11 @@ export function cardPrompts(prompts: readonly Prompt[]): Prompt[] {
  * The chats a card lists. A search looks at every chat; otherwise `limit` caps the list (none: all),
  * and `hidden` says how many more "Show all" would add.
  */
-export function cardChats(chats: readonly Chat[], query: string, limit: number | undefined): { shown: readonly Chat[]; hidden: number } {
+export function cardChats(
+  chats: readonly Chat[],
+  query: string,
+  limit: number | undefined,
+): { shown: readonly Chat[]; hidden: number } {
   if (query.trim()) return { shown: filterChats(chats, query), hidden: 0 };
   if (limit === undefined || chats.length <= limit) return { shown: chats, hidden: 0 };
   return { shown: chats.slice(0, limit), hidden: chats.length - limit };
@@ -25,6 +29,7 @@ export function cardChats(chats: readonly Chat[], query: string, limit: number |
 /** The icon (and its prompt's title) of a chat started from a project-card prompt, while that prompt exists. */
 export function chatCardIcon(chat: Chat, prompts: readonly Prompt[]): { icon: PromptIcon; title: string } | undefined {
   if (!chat.cardPromptId) return undefined;
-  const prompt = prompts.find((p) => p.id === chat.cardPromptId && !p.overridden) ?? prompts.find((p) => p.id === chat.cardPromptId);
+  const prompt =
+    prompts.find((p) => p.id === chat.cardPromptId && !p.overridden) ?? prompts.find((p) => p.id === chat.cardPromptId);
   return prompt ? { icon: prompt.icon, title: prompt.title } : undefined;
 }

@@ -13,22 +13,35 @@ export function trustHeadline(state: TrustState): TrustHeadline {
   if (state.restricted) {
     return {
       label: "VS Code Restricted Mode",
-      detail: "VS Code does not trust this workspace, so nothing this project brings runs here. Trust the workspace in VS Code first (Manage Workspace Trust).",
+      detail:
+        "VS Code does not trust this workspace, so nothing this project brings runs here. Trust the workspace in VS Code first (Manage Workspace Trust).",
       tone: "warning",
     };
   }
-  if (state.covers.length === 0) return { label: "Nothing needs trust", detail: "This project's settings bring no allow gates, actions or MCP servers of their own.", tone: "neutral" };
+  if (state.covers.length === 0)
+    return {
+      label: "Nothing needs trust",
+      detail: "This project's settings bring no allow gates, actions or MCP servers of their own.",
+      tone: "neutral",
+    };
   if (state.lapsed) {
     return {
       label: "Trust lapsed: the repository changed what you trusted",
-      detail: "Its actions and MCP servers wait, and its allow gates count as ask, until you look at the changes and trust it again.",
+      detail:
+        "Its actions and MCP servers wait, and its allow gates count as ask, until you look at the changes and trust it again.",
       tone: "warning",
     };
   }
-  if (state.trusted) return { label: "Trusted", detail: "Its actions can run, its MCP servers start, and its allow gates count.", tone: "ok" };
+  if (state.trusted)
+    return {
+      label: "Trusted",
+      detail: "Its actions can run, its MCP servers start, and its allow gates count.",
+      tone: "ok",
+    };
   return {
     label: "Not trusted",
-    detail: "Its actions and MCP servers wait, and its allow gates count as ask, until you trust it. Trust only a repository whose commands you have read.",
+    detail:
+      "Its actions and MCP servers wait, and its allow gates count as ask, until you trust it. Trust only a repository whose commands you have read.",
     tone: "warning",
   };
 }
@@ -43,7 +56,9 @@ export type TrustGroup = { kind: TrustKind; label: string; items: TrustItem[] };
 
 /** What trust would enable, grouped: gates, then actions, then MCP servers; empty groups left out. */
 export function trustGroups(covers: readonly TrustItem[]): TrustGroup[] {
-  return GROUPS.map(({ kind, label }) => ({ kind, label, items: covers.filter((item) => item.kind === kind) })).filter((group) => group.items.length > 0);
+  return GROUPS.map(({ kind, label }) => ({ kind, label, items: covers.filter((item) => item.kind === kind) })).filter(
+    (group) => group.items.length > 0,
+  );
 }
 
 const KIND_NAMES: Record<TrustKind, string> = { gate: "tool gate", action: "action", mcpServer: "MCP server" };
@@ -65,7 +80,11 @@ export type TextPart = { text: string; code: boolean };
 export function codeParts(summary: string): TextPart[] {
   // An http server's URL ("connects to https://…"), as code too: a look-alike host is easier to spot.
   const url = /^(connects to )(\S+)$/.exec(summary);
-  if (url) return [{ text: url[1]!, code: false }, { text: url[2]!, code: true }];
+  if (url)
+    return [
+      { text: url[1]!, code: false },
+      { text: url[2]!, code: true },
+    ];
   const first = summary.indexOf("`");
   const last = summary.lastIndexOf("`");
   if (first < 0 || last === first) return [{ text: summary, code: false }];

@@ -2,7 +2,14 @@
 // profile, a blank page), whether it differs from what was loaded, what the server is sent, and the
 // server's (or the shared schema's) complaints mapped to the field they are about. Pure: unit-tested.
 import type { PromptProfile } from "$shared/api-routes";
-import { PROMPT_ICONS, promptInputSchema, type Prompt, type PromptIcon, type PromptInput, type PromptScope } from "$shared/prompts";
+import {
+  PROMPT_ICONS,
+  promptInputSchema,
+  type Prompt,
+  type PromptIcon,
+  type PromptInput,
+  type PromptScope,
+} from "$shared/prompts";
 
 /** The icon choice's labels, in the order the radio group shows them. */
 export const PROMPT_ICON_LABELS: Record<PromptIcon, string> = {
@@ -40,7 +47,15 @@ export function neutralPreset(): PresetDraft {
 }
 
 export function blankDraft(scope: PromptScope): Draft {
-  return { scope, title: "", content: "", icon: "sparkles", showOnProjectCard: false, presetOn: false, preset: neutralPreset() };
+  return {
+    scope,
+    title: "",
+    content: "",
+    icon: "sparkles",
+    showOnProjectCard: false,
+    presetOn: false,
+    preset: neutralPreset(),
+  };
 }
 
 /** An unsaved prompt prefilled with a profile's title and text ("Start from a default"). */
@@ -59,7 +74,11 @@ export function draftFromPrompt(prompt: Prompt): Draft {
     icon: prompt.icon,
     showOnProjectCard: prompt.showOnProjectCard,
     presetOn: preset !== null,
-    preset: { tools: [...(preset?.tools ?? [])], agentFiles: preset?.agentFiles ?? true, skills: preset?.skills ?? true },
+    preset: {
+      tools: [...(preset?.tools ?? [])],
+      agentFiles: preset?.agentFiles ?? true,
+      skills: preset?.skills ?? true,
+    },
   };
 }
 
@@ -72,7 +91,9 @@ export function inputFromDraft(draft: Draft): PromptInput {
     showOnProjectCard: draft.showOnProjectCard,
     content: draft.content,
     role: "system",
-    preset: draft.presetOn ? { tools: [...draft.preset.tools], agentFiles: draft.preset.agentFiles, skills: draft.preset.skills } : null,
+    preset: draft.presetOn
+      ? { tools: [...draft.preset.tools], agentFiles: draft.preset.agentFiles, skills: draft.preset.skills }
+      : null,
   };
 }
 

@@ -43,5 +43,12 @@ export function canReset(layer: SettingsLayerName, page: SettingsPage): boolean 
 
 /** A list setting (tags, agent file names) as typed: comma- or newline-separated, trimmed, no repeats. */
 export function readList(text: string): string[] {
-  return [...new Set(text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

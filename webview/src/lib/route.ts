@@ -1,8 +1,18 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
 export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access" | "dictation";
 /** `prompts` (with an optional prompt id: the old deep link `settings/prompts/<id>`) opens the prompt editor. */
-export type Route = { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab; promptId?: string };
-const SETTINGS_TABS: readonly SettingsTab[] = ["providers", "defaults", "prompts", "agents", "project", "mcp", "access", "dictation"];
+export type Route =
+  { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab; promptId?: string };
+const SETTINGS_TABS: readonly SettingsTab[] = [
+  "providers",
+  "defaults",
+  "prompts",
+  "agents",
+  "project",
+  "mcp",
+  "access",
+  "dictation",
+];
 
 function decoded(part: string): string | undefined {
   try {
@@ -25,6 +35,7 @@ export function parseRoute(hash: string): Route {
 
 export function routeHash(route: Route): string {
   if (route.view === "chat") return `#/chat/${route.chatId}`;
-  if (route.view === "settings") return route.promptId ? `#/settings/prompts/${encodeURIComponent(route.promptId)}` : `#/settings/${route.tab}`;
+  if (route.view === "settings")
+    return route.promptId ? `#/settings/prompts/${encodeURIComponent(route.promptId)}` : `#/settings/${route.tab}`;
   return "#/";
 }

@@ -38,7 +38,8 @@ export const STATUS_LABELS: Record<ToolStatus, string> = {
   interrupted: "interrupted",
 };
 
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
 /** Arguments as the model sent them (a JSON string), parsed; the raw string when it is not JSON. */
@@ -133,7 +134,10 @@ export type DiffLine = { kind: "add" | "del" | "hunk" | "file" | "context"; text
 export function diffLines(diff: string): DiffLine[] {
   let inHunk = false;
   // jsdiff's "=====" rule between files carries nothing a reader needs.
-  const kept = diff.replace(/\n$/, "").split("\n").filter((text) => !/^=+$/.test(text));
+  const kept = diff
+    .replace(/\n$/, "")
+    .split("\n")
+    .filter((text) => !/^=+$/.test(text));
   return kept.map((text): DiffLine => {
     if (text.startsWith("Index:")) inHunk = false;
     if (text.startsWith("@@")) {

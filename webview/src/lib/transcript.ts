@@ -78,7 +78,11 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
       for (const call of message.meta?.toolCalls ?? []) {
         const result = results.get(call.id);
         const args = parseArguments(call.arguments);
-        pushCard(result ? resultCard(result, { name: call.name, args }) : { callId: call.id, name: call.name, args, status: "interrupted", ...(turnId ? { turnId } : {}) });
+        pushCard(
+          result
+            ? resultCard(result, { name: call.name, args })
+            : { callId: call.id, name: call.name, args, status: "interrupted", ...(turnId ? { turnId } : {}) },
+        );
       }
     } else if (message.meta?.callId && !shown.has(message.meta.callId)) {
       // A result with no call before it (a subagent's own tool, say) still gets its card.
@@ -88,7 +92,10 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
   flushFiles();
 
   // Each turn that changed files ends with its Revert; inserted from the end so indexes hold.
-  const reverts = [...changed].map(([turnId, paths]) => ({ at: lastOfTurn.get(turnId)!, turnId, paths })).sort((a, b) => b.at - a.at);
-  for (const { at, turnId, paths } of reverts) items.splice(at + 1, 0, { kind: "revert", key: `revert-${turnId}`, turnId, paths });
+  const reverts = [...changed]
+    .map(([turnId, paths]) => ({ at: lastOfTurn.get(turnId)!, turnId, paths }))
+    .sort((a, b) => b.at - a.at);
+  for (const { at, turnId, paths } of reverts)
+    items.splice(at + 1, 0, { kind: "revert", key: `revert-${turnId}`, turnId, paths });
   return items;
 }

@@ -9,18 +9,29 @@ describe("gateway client: credits", () => {
   beforeEach(() => (gateway = openGatewayDouble()));
   afterEach(() => gateway.close());
 
-  const answer = (path: "/credits" | "/key", status: number, body: unknown) => gateway.pool.intercept({ path: `/api/v1${path}`, method: "GET" }).reply(status, body as object);
+  const answer = (path: "/credits" | "/key", status: number, body: unknown) =>
+    gateway.pool.intercept({ path: `/api/v1${path}`, method: "GET" }).reply(status, body as object);
   const paths = () => gateway.seen.map((r) => r.path);
 
   it("reads the account balance from /credits: total less usage", async () => {
     answer("/credits", 200, { data: { total_credits: 25, total_usage: 7.5 } });
-    assert.deepEqual(await fetchCredits(connection), { source: "credits", totalCredits: 25, totalUsage: 7.5, balance: 17.5 });
+    assert.deepEqual(await fetchCredits(connection), {
+      source: "credits",
+      totalCredits: 25,
+      totalUsage: 7.5,
+      balance: 17.5,
+    });
     assert.deepEqual(paths(), ["/api/v1/credits"]);
   });
 
   it("gives no balance when one of the two numbers is missing", async () => {
     answer("/credits", 200, { data: { total_credits: 25, total_usage: "7.5" } });
-    assert.deepEqual(await fetchCredits(connection), { source: "credits", totalCredits: 25, totalUsage: null, balance: null });
+    assert.deepEqual(await fetchCredits(connection), {
+      source: "credits",
+      totalCredits: 25,
+      totalUsage: null,
+      balance: null,
+    });
   });
 
   it("falls back to the key's own limit and usage when the key may not read /credits", async () => {
@@ -60,13 +71,20 @@ describe("gateway client: credits", () => {
 
   it("passes on a real failure of /credits without asking /key", async () => {
     answer("/credits", 500, { error: { message: "database is down" } });
-    await assert.rejects(fetchCredits(connection), (error: unknown) => error instanceof UpstreamError && error.status === 500 && /database is down/.test(error.message));
+    await assert.rejects(
+      fetchCredits(connection),
+      (error: unknown) =>
+        error instanceof UpstreamError && error.status === 500 && /database is down/.test(error.message),
+    );
     assert.deepEqual(paths(), ["/api/v1/credits"]);
   });
 
   it("passes on a refused /key after a refused /credits", async () => {
     answer("/credits", 403, "");
     answer("/key", 401, { error: { message: "invalid key" } });
-    await assert.rejects(fetchCredits(connection), (error: unknown) => error instanceof UpstreamError && error.status === 401);
+    await assert.rejects(
+      fetchCredits(connection),
+      (error: unknown) => error instanceof UpstreamError && error.status === 401,
+    );
   });
 });

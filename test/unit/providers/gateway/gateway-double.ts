@@ -7,7 +7,10 @@ import { closeGatewayDispatcher, type GatewayConnection } from "../../../../src/
 
 export const ORIGIN = "http://gateway.test";
 export const KEY = "sk-unit-test-key-0123456789";
-export const connection: GatewayConnection = { baseUrl: `${ORIGIN}/api/v1`, headers: { authorization: `Bearer ${KEY}`, "x-title": "Parley" } };
+export const connection: GatewayConnection = {
+  baseUrl: `${ORIGIN}/api/v1`,
+  headers: { authorization: `Bearer ${KEY}`, "x-title": "Parley" },
+};
 
 /** A request as the double received it. */
 export type Seen = { method: string; path: string; headers: Record<string, string>; body: string; raw: unknown };
@@ -24,8 +27,10 @@ const BASE_DISPATCH = Agent.prototype.dispatch;
 
 function headersOf(raw: Dispatcher.DispatchOptions["headers"]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) out[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
-  else if (raw) for (const [name, value] of Object.entries(raw as Record<string, unknown>)) out[name.toLowerCase()] = String(value);
+  if (Array.isArray(raw))
+    for (let i = 0; i + 1 < raw.length; i += 2) out[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
+  else if (raw)
+    for (const [name, value] of Object.entries(raw as Record<string, unknown>)) out[name.toLowerCase()] = String(value);
   return out;
 }
 
@@ -35,11 +40,21 @@ export function openGatewayDouble(): GatewayDouble {
   const seen: Seen[] = [];
   let inside = false;
   // The mock's own Agent dispatches too: only the outer call goes to the mock.
-  Agent.prototype.dispatch = function (this: Agent, options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+  Agent.prototype.dispatch = function (
+    this: Agent,
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ) {
     if (inside) return BASE_DISPATCH.call(this, options, handler);
     inside = true;
     try {
-      seen.push({ method: options.method, path: options.path, headers: headersOf(options.headers), body: typeof options.body === "string" ? options.body : "", raw: options.body });
+      seen.push({
+        method: options.method,
+        path: options.path,
+        headers: headersOf(options.headers),
+        body: typeof options.body === "string" ? options.body : "",
+        raw: options.body,
+      });
       return mock.dispatch(options, handler);
     } finally {
       inside = false;

@@ -28,18 +28,22 @@ describe("gateway client: the model list", () => {
   });
 
   it("labels a model without a name by its id and leaves what a server did not say empty", () => {
-    assert.deepEqual(normalizeModel({ id: "qwen2.5", name: "", context_length: "128k", pricing: "cheap", architecture: [] }), {
-      id: "qwen2.5",
-      label: "qwen2.5",
-      contextLength: null,
-      pricing: {},
-      inputModalities: [],
-      outputModalities: [],
-    });
+    assert.deepEqual(
+      normalizeModel({ id: "qwen2.5", name: "", context_length: "128k", pricing: "cheap", architecture: [] }),
+      {
+        id: "qwen2.5",
+        label: "qwen2.5",
+        contextLength: null,
+        pricing: {},
+        inputModalities: [],
+        outputModalities: [],
+      },
+    );
   });
 
   it("drops an entry without a usable id", () => {
-    for (const raw of [{}, { id: "" }, { id: 42 }, { id: null, name: "x" }]) assert.equal(normalizeModel(raw), undefined, JSON.stringify(raw));
+    for (const raw of [{}, { id: "" }, { id: 42 }, { id: null, name: "x" }])
+      assert.equal(normalizeModel(raw), undefined, JSON.stringify(raw));
   });
 
   describe("over HTTP", () => {
@@ -48,20 +52,36 @@ describe("gateway client: the model list", () => {
     afterEach(() => gateway.close());
 
     it("reads data[] of /models with the connection's headers, skipping entries that are not models", async () => {
-      gateway.pool.intercept({ path: "/api/v1/models", method: "GET" }).reply(200, { data: [{ id: "a/one" }, "junk", null, [], { name: "no id" }, { id: "b/two", name: "Two" }] });
+      gateway.pool
+        .intercept({ path: "/api/v1/models", method: "GET" })
+        .reply(200, { data: [{ id: "a/one" }, "junk", null, [], { name: "no id" }, { id: "b/two", name: "Two" }] });
       const models = await fetchModels(connection, "text");
-      assert.deepEqual(models.map((m) => [m.id, m.label]), [["a/one", "a/one"], ["b/two", "Two"]]);
+      assert.deepEqual(
+        models.map((m) => [m.id, m.label]),
+        [
+          ["a/one", "a/one"],
+          ["b/two", "Two"],
+        ],
+      );
       assert.equal(gateway.seen[0]!.headers.authorization, connection.headers.authorization);
     });
 
     it("reads a body without a data list as no models", async () => {
-      gateway.pool.intercept({ path: "/api/v1/models?output_modalities=transcription", method: "GET" }).reply(200, { models: [{ id: "x" }] });
+      gateway.pool
+        .intercept({ path: "/api/v1/models?output_modalities=transcription", method: "GET" })
+        .reply(200, { models: [{ id: "x" }] });
       assert.deepEqual(await fetchModels(connection, "transcription"), []);
     });
 
     it("fails with the server's status and words when it refuses", async () => {
-      gateway.pool.intercept({ path: "/api/v1/models", method: "GET" }).reply(401, { error: { message: "No auth credentials found" } });
-      await assert.rejects(fetchModels(connection, "text"), (error: unknown) => error instanceof UpstreamError && error.status === 401 && error.message === "No auth credentials found");
+      gateway.pool
+        .intercept({ path: "/api/v1/models", method: "GET" })
+        .reply(401, { error: { message: "No auth credentials found" } });
+      await assert.rejects(
+        fetchModels(connection, "text"),
+        (error: unknown) =>
+          error instanceof UpstreamError && error.status === 401 && error.message === "No auth credentials found",
+      );
     });
   });
 });

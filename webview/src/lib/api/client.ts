@@ -1,7 +1,16 @@
 // Typed HTTP + SSE client of the Parley server; the only way the UI talks to anything. Paths, bodies
 // and results come from the route table in src/shared/api-routes.ts, so they cannot drift.
 import type { z } from "zod";
-import type { apiRoutes, ApiRouteKey, PathOf, PathParams, StreamRouteKey, streamRoutes, uploadRoutes, UploadRouteKey } from "$shared/api-routes";
+import type {
+  apiRoutes,
+  ApiRouteKey,
+  PathOf,
+  PathParams,
+  StreamRouteKey,
+  streamRoutes,
+  uploadRoutes,
+  UploadRouteKey,
+} from "$shared/api-routes";
 import type { ApiErrorBody } from "$shared/api-error";
 import type { AppEvent } from "$shared/app-events";
 import type { StreamEvent } from "$shared/stream-events";
@@ -19,10 +28,13 @@ export class ApiError extends Error {
   }
 }
 
-type ParamsInput<K extends string> = PathParams<PathOf<K>> extends infer P ? (unknown extends P ? { params?: never } : { params: P }) : never;
+type ParamsInput<K extends string> =
+  PathParams<PathOf<K>> extends infer P ? (unknown extends P ? { params?: never } : { params: P }) : never;
 type Spec<K extends ApiRouteKey> = (typeof apiRoutes)[K];
-type QueryInput<K extends ApiRouteKey> = Spec<K> extends { query: z.ZodType } ? { query: z.input<Spec<K>["query"]> } : { query?: never };
-type BodyInput<K extends ApiRouteKey> = Spec<K> extends { body: z.ZodType } ? { body: z.input<Spec<K>["body"]> } : { body?: never };
+type QueryInput<K extends ApiRouteKey> =
+  Spec<K> extends { query: z.ZodType } ? { query: z.input<Spec<K>["query"]> } : { query?: never };
+type BodyInput<K extends ApiRouteKey> =
+  Spec<K> extends { body: z.ZodType } ? { body: z.input<Spec<K>["body"]> } : { body?: never };
 
 /** What a chat's streaming turn takes: the stream route's declared body. */
 export type ChatStreamBody = z.input<(typeof streamRoutes)["POST /api/chats/:id/messages/stream"]["body"]>;
@@ -50,7 +62,12 @@ async function errorOf(response: Response): Promise<ApiError> {
   // Any body at all (a proxy's HTML page fails to parse): each field falls back on its own.
   const parsed = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody> | null;
   const error: Partial<ApiErrorBody["error"]> = parsed?.error ?? {};
-  return new ApiError(response.status, error.code ?? "internal", error.message ?? `request failed (${response.status})`, error.issues);
+  return new ApiError(
+    response.status,
+    error.code ?? "internal",
+    error.message ?? `request failed (${response.status})`,
+    error.issues,
+  );
 }
 
 export class ApiClient {
@@ -109,7 +126,13 @@ export class ApiClient {
       else if (value !== undefined) form.set(name, value);
     }
     // No content-type header: the browser writes multipart/form-data with its boundary.
-    const response = await fetch(this.url(routePath(key)), { method: "POST", credentials: "include", headers: this.headers(), body: form, signal: options.signal });
+    const response = await fetch(this.url(routePath(key)), {
+      method: "POST",
+      credentials: "include",
+      headers: this.headers(),
+      body: form,
+      signal: options.signal,
+    });
     if (!response.ok) throw await this.failure(response);
     return (await response.json()) as z.output<(typeof uploadRoutes)[K]["response"]>;
   }
@@ -118,17 +141,26 @@ export class ApiClient {
    * Reads a server-sent event stream with fetch (so a Bearer token can be sent); resolves when the
    * stream ends. Non-stream answers (400, 409…) reject with ApiError.
    */
-  private async stream(key: StreamRouteKey, input: AnyInput, onEvent: (name: string, data: unknown, id?: string) => void, signal?: AbortSignal): Promise<void> {
+  private async stream(
+    key: StreamRouteKey,
+    input: AnyInput,
+    onEvent: (name: string, data: unknown, id?: string) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const method = key.slice(0, key.indexOf(" "));
     const response = await fetch(this.url(routePath(key, input)), {
       method,
       credentials: "include",
       signal,
-      headers: this.headers({ accept: "text/event-stream", ...(input.body === undefined ? {} : { "content-type": "application/json" }) }),
+      headers: this.headers({
+        accept: "text/event-stream",
+        ...(input.body === undefined ? {} : { "content-type": "application/json" }),
+      }),
       body: input.body === undefined ? undefined : JSON.stringify(input.body),
     });
     if (response.status === 204) return;
-    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream")) throw await this.failure(response);
+    if (!response.ok || !response.headers.get("content-type")?.startsWith("text/event-stream"))
+      throw await this.failure(response);
     await readSse(response.body!, onEvent);
   }
 
@@ -139,27 +171,41 @@ export class ApiClient {
     onEvent: (event: StreamEvent) => void,
     signal?: AbortSignal,
   ): Promise<void> {
-    return this.stream(key, input, (name, data) => {
-      const event = readStreamEvent(name, data);
-      if (event) onEvent(event);
-    }, signal);
+    return this.stream(
+      key,
+      input,
+      (name, data) => {
+        const event = readStreamEvent(name, data);
+        if (event) onEvent(event);
+      },
+      signal,
+    );
   }
 
   /**
    * App-wide change events, reconnecting with backoff until `signal` aborts. `onConnected` tells
    * whether the stream is open, so callers know if a change of theirs will come back as an event.
    */
-  subscribe(onEvent: (event: AppEvent) => void, signal: AbortSignal, onConnected: (connected: boolean) => void = () => {}): void {
+  subscribe(
+    onEvent: (event: AppEvent) => void,
+    signal: AbortSignal,
+    onConnected: (connected: boolean) => void = () => {},
+  ): void {
     let delay = 1000;
     const connect = async () => {
       while (!signal.aborted) {
         try {
-          await this.stream("GET /api/events", {}, (name, data) => {
-            delay = 1000;
-            if (name === "ready") return onConnected(true);
-            const event = readAppEvent(name, data);
-            if (event) onEvent(event);
-          }, signal);
+          await this.stream(
+            "GET /api/events",
+            {},
+            (name, data) => {
+              delay = 1000;
+              if (name === "ready") return onConnected(true);
+              const event = readAppEvent(name, data);
+              if (event) onEvent(event);
+            },
+            signal,
+          );
         } catch {
           // server restarting or network hiccup: try again shortly
         }

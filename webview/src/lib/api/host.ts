@@ -67,7 +67,8 @@ export function createHost(boot: Bootstrap): Host {
       ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
       openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
-      openInBrowser: (hash) => vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
+      openInBrowser: (hash) =>
+        vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
       passkeys: false,
       microphone: false,
       onMessage,

@@ -5,7 +5,10 @@ import { appEventSchemas, type AppEvent, type AppEventName } from "$shared/app-e
 import { streamEventSchemas, type StreamEvent, type StreamEventName } from "$shared/stream-events";
 
 /** Feeds a `text/event-stream` body to `onEvent` (JSON-decoded data) until it ends. */
-export async function readSse(body: ReadableStream<Uint8Array>, onEvent: (name: string, data: unknown, id?: string) => void): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (name: string, data: unknown, id?: string) => void,
+): Promise<void> {
   const parser = createParser({
     onEvent: (e) => {
       let data: unknown;

@@ -24,7 +24,9 @@ export class AccessState {
       ]);
       this.status = status;
       // This tab's own session first, then the most recently seen.
-      this.sessions = [...sessions].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+      this.sessions = [...sessions].sort(
+        (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt),
+      );
       this.passkeys = passkeys;
       this.loadError = undefined;
     } catch (error) {
@@ -43,7 +45,9 @@ export class AccessState {
 
   /** Sets or changes it; every other session ends (the server gives this one a fresh cookie). */
   setPassword(current: string | undefined, next: string): Promise<void> {
-    return this.then(this.api.call("POST /api/access/password", { body: current === undefined ? { next } : { current, next } }));
+    return this.then(
+      this.api.call("POST /api/access/password", { body: current === undefined ? { next } : { current, next } }),
+    );
   }
 
   clearPassword(current: string): Promise<void> {
@@ -54,8 +58,14 @@ export class AccessState {
   async addPasskey(name: string): Promise<Passkey> {
     const options = await this.api.call("POST /api/access/passkeys/register/options", { body: {} });
     // The table checks the fields the UI relies on; the rest is the library's own JSON shape.
-    const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
-    return this.then(this.api.call("POST /api/access/passkeys/register/verify", { body: { name, response: { ...response, response: { ...response.response } } } }));
+    const response = await startRegistration({
+      optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+    });
+    return this.then(
+      this.api.call("POST /api/access/passkeys/register/verify", {
+        body: { name, response: { ...response, response: { ...response.response } } },
+      }),
+    );
   }
 
   renamePasskey(id: string, name: string): Promise<void> {

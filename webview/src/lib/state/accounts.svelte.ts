@@ -22,10 +22,16 @@ export class AccountsState {
   }
 
   activate(id: string): Promise<void> {
-    return this.app.change(() => this.app.api.call("POST /api/providers/gateway/accounts/:id/activate", { params: { id } }), () => this.load());
+    return this.app.change(
+      () => this.app.api.call("POST /api/providers/gateway/accounts/:id/activate", { params: { id } }),
+      () => this.load(),
+    );
   }
 
   remove(id: string): Promise<void> {
-    return this.app.change(() => this.app.api.call("DELETE /api/providers/gateway/accounts/:id", { params: { id } }), () => this.load());
+    return this.app.change(
+      () => this.app.api.call("DELETE /api/providers/gateway/accounts/:id", { params: { id } }),
+      () => this.load(),
+    );
   }
 }

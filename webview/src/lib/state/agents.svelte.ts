@@ -21,7 +21,12 @@ export class AgentsState {
   }
 
   onAppEvent(event: AppEvent): void {
-    if (event.type === "settings.changed" && event.data.scope === "project" && event.data.projectId === this.app.projects.currentId) void this.load();
+    if (
+      event.type === "settings.changed" &&
+      event.data.scope === "project" &&
+      event.data.projectId === this.app.projects.currentId
+    )
+      void this.load();
   }
 
   byName(name: string | null | undefined): AgentEntry | undefined {

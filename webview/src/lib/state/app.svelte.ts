@@ -64,7 +64,10 @@ export class AppState {
     let answered = () => {};
     const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
     this.api.subscribe(
-      (event) => void this.onEvent(event).catch((error: unknown) => console.warn(`Parley: reloading after "${event.type}" failed`, error)),
+      (event) =>
+        void this.onEvent(event).catch((error: unknown) =>
+          console.warn(`Parley: reloading after "${event.type}" failed`, error),
+        ),
       signal,
       (connected) => {
         this.live = connected;
@@ -165,7 +168,9 @@ export class AppState {
     this.leave(() => {
       this.projects.currentId = id;
       this.go({ view: "chats" });
-      void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) => console.warn("Parley: loading the project failed", error));
+      void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) =>
+        console.warn("Parley: loading the project failed", error),
+      );
     });
   }
 
@@ -176,7 +181,9 @@ export class AppState {
   useProject(projectId: string): void {
     if (this.projects.currentId === projectId) return;
     this.projects.currentId = projectId;
-    void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) => console.warn("Parley: loading the project failed", error));
+    void Promise.all([this.chats.load(), this.settings.load()]).catch((error: unknown) =>
+      console.warn("Parley: loading the project failed", error),
+    );
   }
 
   /** Opens a chat of `projectId` (a project card's chat, or one it just made). */
@@ -187,18 +194,27 @@ export class AppState {
 
   async newChat(modelId?: string): Promise<void> {
     const lastModel = modelId ?? this.chats.list[0]?.modelId ?? this.settings.value.defaultModel;
-    const chat = await this.change(() => this.chats.create(lastModel ?? undefined), () => this.chats.load());
+    const chat = await this.change(
+      () => this.chats.create(lastModel ?? undefined),
+      () => this.chats.load(),
+    );
     if (chat) this.navigate({ view: "chat", chatId: chat.id });
   }
 
   /** Saves a change to the app settings layer; the status line waits for it, the views for the event. */
   patchAppSettings(body: Parameters<SettingsState["patchApp"]>[0]) {
-    return this.change(() => this.settings.patchApp(body), () => this.rereadSettings());
+    return this.change(
+      () => this.settings.patchApp(body),
+      () => this.rereadSettings(),
+    );
   }
 
   /** Saves a change to the current project's settings layer; answers with that layer. */
   patchProjectSettings(body: Parameters<SettingsState["patchProject"]>[0]) {
-    return this.change(() => this.settings.patchProject(body), () => this.rereadSettings());
+    return this.change(
+      () => this.settings.patchProject(body),
+      () => this.rereadSettings(),
+    );
   }
 
   /** Reads the settings again, and the model list too when the gateway connection changed. */
@@ -215,6 +231,7 @@ export class AppState {
     // A project's name is part of its settings: the project list (header, cards) shows the new one.
     if (event.type === "settings.changed" && event.data.scope === "project") await this.projects.load();
     // A project that appears after the first load (a folder registered late) becomes the current one if none is.
-    if (event.type === "projects.changed" && (await this.projects.load())) await Promise.all([this.chats.load(), this.settings.load()]);
+    if (event.type === "projects.changed" && (await this.projects.load()))
+      await Promise.all([this.chats.load(), this.settings.load()]);
   }
 }

@@ -12,7 +12,11 @@ import { lastFailure } from "../failed-turns";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
-const originMismatchSchema = z.object({ providerId: z.string(), requestOrigin: z.string(), savedOrigins: z.array(z.string()).catch([]) });
+const originMismatchSchema = z.object({
+  providerId: z.string(),
+  requestOrigin: z.string(),
+  savedOrigins: z.array(z.string()).catch([]),
+});
 export type OriginMismatch = z.infer<typeof originMismatchSchema>;
 export type TurnError = { message: string; status?: number; retryable: boolean; originMismatch?: OriginMismatch };
 
@@ -27,7 +31,12 @@ type Sent = { content: string; modelId?: string; referencedPaths?: string[] };
 function turnErrorOf(error: unknown): TurnError {
   const originMismatch = originMismatchOf(error);
   const status = error instanceof ApiError ? error.status : undefined;
-  return { message: (error as Error).message, ...(status ? { status } : {}), retryable: originMismatch !== undefined, ...(originMismatch ? { originMismatch } : {}) };
+  return {
+    message: (error as Error).message,
+    ...(status ? { status } : {}),
+    retryable: originMismatch !== undefined,
+    ...(originMismatch ? { originMismatch } : {}),
+  };
 }
 
 export class ChatSession {
@@ -87,7 +96,10 @@ export class ChatSession {
   onAppEvent(event: AppEvent): void {
     if (event.type !== "chats.changed" || this.streaming) return;
     // No chatId: something changed in the project's chats at large, which may include this one.
-    const mine = event.data.chatId === undefined ? event.data.projectId === this.chat?.projectId : event.data.chatId === this.chatId;
+    const mine =
+      event.data.chatId === undefined
+        ? event.data.projectId === this.chat?.projectId
+        : event.data.chatId === this.chatId;
     if (mine) void this.load();
   }
 
@@ -135,12 +147,21 @@ export class ChatSession {
   private async runDirect(route: DirectRoute, projectDir: string): Promise<void> {
     const chatId = this.chatId;
     const request = (): Promise<unknown> => {
-      if (route.kind === "agent") return this.api.call("POST /api/tools/subagent", { body: { projectDir, chatId, agent: route.agent, task: route.task } });
-      if (route.kind === "tool") return this.api.call("POST /api/tools/dispatch", { body: { projectDir, chatId, tool: route.tool, arguments: route.arguments, callId: newCallId() } });
+      if (route.kind === "agent")
+        return this.api.call("POST /api/tools/subagent", {
+          body: { projectDir, chatId, agent: route.agent, task: route.task },
+        });
+      if (route.kind === "tool")
+        return this.api.call("POST /api/tools/dispatch", {
+          body: { projectDir, chatId, tool: route.tool, arguments: route.arguments, callId: newCallId() },
+        });
       return this.api.call("POST /api/actions/:id/run", { params: { id: route.action }, body: { projectDir, chatId } });
     };
     const messages = this.chat?.messages ?? [];
-    const known = { turnIds: new Set(messages.flatMap((m) => (m.meta?.turnId ? [m.meta.turnId] : []))), messageIds: new Set(messages.map((m) => m.id)) };
+    const known = {
+      turnIds: new Set(messages.flatMap((m) => (m.meta?.turnId ? [m.meta.turnId] : []))),
+      messageIds: new Set(messages.map((m) => m.id)),
+    };
     this.controller = new AbortController();
     const signal = this.controller.signal;
     this.streaming = true;
@@ -155,7 +176,17 @@ export class ChatSession {
     signal.addEventListener("abort", () => follower.abort());
     running.catch(() => follower.abort());
     try {
-      await Promise.all([running, followNewTurn(this.api, chatId, known, (event) => this.onEvent(event), () => settled, follower.signal)]);
+      await Promise.all([
+        running,
+        followNewTurn(
+          this.api,
+          chatId,
+          known,
+          (event) => this.onEvent(event),
+          () => settled,
+          follower.signal,
+        ),
+      ]);
     } finally {
       const read = await this.read();
       this.streaming = false;
@@ -203,7 +234,10 @@ export class ChatSession {
   /** Allows or denies a call waiting for approval; `remember` makes Allow the project's gate for the tool. */
   async approve(callId: string, decision: "allow" | "deny", remember = false): Promise<void> {
     await this.reply(callId, () =>
-      this.api.call("POST /api/chats/:id/approvals/:call", { params: { id: this.chatId, call: callId }, body: { decision, ...(remember ? { remember } : {}) } }),
+      this.api.call("POST /api/chats/:id/approvals/:call", {
+        params: { id: this.chatId, call: callId },
+        body: { decision, ...(remember ? { remember } : {}) },
+      }),
     );
   }
 
@@ -214,13 +248,21 @@ export class ChatSession {
   async trustAndAllow(callId: string, trust: () => Promise<void>): Promise<void> {
     await this.reply(callId, async () => {
       await trust();
-      await this.api.call("POST /api/chats/:id/approvals/:call", { params: { id: this.chatId, call: callId }, body: { decision: "allow", remember: true } });
+      await this.api.call("POST /api/chats/:id/approvals/:call", {
+        params: { id: this.chatId, call: callId },
+        body: { decision: "allow", remember: true },
+      });
     });
   }
 
   /** Answers an ask_user question. */
   async answer(callId: string, answer: string): Promise<void> {
-    await this.reply(callId, () => this.api.call("POST /api/chats/:id/answers/:call", { params: { id: this.chatId, call: callId }, body: { answer } }));
+    await this.reply(callId, () =>
+      this.api.call("POST /api/chats/:id/answers/:call", {
+        params: { id: this.chatId, call: callId },
+        body: { answer },
+      }),
+    );
   }
 
   private async reply(callId: string, request: () => Promise<unknown>): Promise<void> {
@@ -240,7 +282,11 @@ export class ChatSession {
     await this.run("GET /api/chats/:id/stream", undefined, undefined);
   }
 
-  private async run(key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream", body: Sent | undefined, userText: string | undefined): Promise<void> {
+  private async run(
+    key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream",
+    body: Sent | undefined,
+    userText: string | undefined,
+  ): Promise<void> {
     this.controller = new AbortController();
     this.streaming = true;
     this.pendingUser = userText;
@@ -281,6 +327,7 @@ export class ChatSession {
   private onEvent(event: StreamEvent): void {
     this.live = reduceTurn(this.live, event);
     if (event.event === "usage") this.turnUsage = event.data;
-    else if (event.event === "error") this.error = { message: event.data.message, status: event.data.status, retryable: event.data.retryable };
+    else if (event.event === "error")
+      this.error = { message: event.data.message, status: event.data.status, retryable: event.data.retryable };
   }
 }

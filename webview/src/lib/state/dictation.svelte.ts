@@ -4,7 +4,13 @@
 // the Dictation page's test recording each hold one.
 import type { DictationResult } from "$shared/dictation";
 import type { ApiClient } from "../api/client";
-import { dictationProblem, RECORDING_BYTE_LIMIT, type DictationProblem, type ProblemCause, type RecordingFormat } from "../dictation";
+import {
+  dictationProblem,
+  RECORDING_BYTE_LIMIT,
+  type DictationProblem,
+  type ProblemCause,
+  type RecordingFormat,
+} from "../dictation";
 import { microphoneApiAvailable, startRecording, type Recording } from "../dictation-recorder";
 
 export type DictationPhase = "idle" | "starting" | "recording" | "transcribing";
@@ -84,7 +90,8 @@ export class DictationSession {
     this.elapsedMs = performance.now() - this.startedAt;
     this.level = recording.level();
     if (recording.bytes() >= RECORDING_BYTE_LIMIT) {
-      this.notice = "Dictation stopped at 25 MB, the most one transcription takes; what was said so far is transcribed.";
+      this.notice =
+        "Dictation stopped at 25 MB, the most one transcription takes; what was said so far is transcribed.";
       void this.stop();
     }
   }

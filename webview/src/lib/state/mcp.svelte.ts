@@ -36,7 +36,8 @@ export class McpState {
     if (event.type === "mcp.changed" && (event.data.projectId === undefined || event.data.projectId === current)) {
       void this.loadServers().catch((error: Error) => (this.loadError = error.message));
     }
-    if (event.type === "settings.changed" && (event.data.scope === "app" || event.data.projectId === current)) void this.load();
+    if (event.type === "settings.changed" && (event.data.scope === "app" || event.data.projectId === current))
+      void this.load();
   }
 
   entry(scope: McpScope, id: string): McpServerEntry | undefined {
@@ -56,7 +57,17 @@ export class McpState {
       this.app.api.call("GET /api/tools/catalog", { query: query ?? {} }),
     ]);
     if (read !== this.serversRead) return;
-    this.servers = servers ?? this.appEntries.map((e) => ({ id: e.id, name: e.name ?? e.id, transport: e.transport, scope: "app" as const, status: "stopped" as const, toolCount: 0, enabled: e.enabled !== false }));
+    this.servers =
+      servers ??
+      this.appEntries.map((e) => ({
+        id: e.id,
+        name: e.name ?? e.id,
+        transport: e.transport,
+        scope: "app" as const,
+        status: "stopped" as const,
+        toolCount: 0,
+        enabled: e.enabled !== false,
+      }));
     this.tools = catalog.filter((t) => t.kind === "mcp");
   }
 
@@ -75,7 +86,10 @@ export class McpState {
   /** A change to one layer's `mcpServers`; the page follows from the events (or a reload without them). */
   async patchEntry(scope: McpScope, entry: Record<string, unknown> & { id: string }): Promise<void> {
     const body = { mcpServers: [entry] };
-    await this.app.change(() => (scope === "app" ? this.app.settings.patchApp(body) : this.app.settings.patchProject(body)), () => this.load());
+    await this.app.change(
+      () => (scope === "app" ? this.app.settings.patchApp(body) : this.app.settings.patchProject(body)),
+      () => this.load(),
+    );
   }
 
   setEnabled(server: McpServerStatus, enabled: boolean): Promise<void> {
@@ -89,12 +103,18 @@ export class McpState {
   async restart(id: string): Promise<void> {
     const query = this.app.projects.dirQuery;
     if (!query) return;
-    await this.app.change(() => this.app.api.call("POST /api/mcp/servers/:id/restart", { params: { id }, query }), () => this.loadServers());
+    await this.app.change(
+      () => this.app.api.call("POST /api/mcp/servers/:id/restart", { params: { id }, query }),
+      () => this.loadServers(),
+    );
   }
 
   /** The gate is the project's when a project is open (it wins there), else the app's. */
   async setGate(tool: string, gate: ToolGate): Promise<void> {
     const body = { toolGates: { [tool]: gate } };
-    await this.app.change(() => (this.app.projects.dirQuery ? this.app.settings.patchProject(body) : this.app.settings.patchApp(body)), () => this.loadServers());
+    await this.app.change(
+      () => (this.app.projects.dirQuery ? this.app.settings.patchProject(body) : this.app.settings.patchApp(body)),
+      () => this.loadServers(),
+    );
   }
 }

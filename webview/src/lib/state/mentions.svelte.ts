@@ -14,7 +14,8 @@ import { tokenAt, type MentionToken } from "../mention-token";
 export const REFRESH_MS = 5_000;
 
 /** What a key did: nothing for the composer to do, a text edit (then maybe a run), a run, or the composer's own handling. */
-export type KeyOutcome = { kind: "handled" } | { kind: "edit"; edit: TextEdit; run: boolean } | { kind: "run" } | { kind: "pass" };
+export type KeyOutcome =
+  { kind: "handled" } | { kind: "edit"; edit: TextEdit; run: boolean } | { kind: "run" } | { kind: "pass" };
 
 export class MentionsState {
   open = $state(false);
@@ -64,8 +65,16 @@ export class MentionsState {
 
   /** The textarea's combobox attributes (ARIA 1.2 combobox with a listbox popup). */
   get combobox() {
-    const active = this.open && this.active >= 0 && this.active < this.results.length ? this.optionId(this.active) : undefined;
-    return { role: "combobox", "aria-expanded": this.open, "aria-controls": this.listboxId, "aria-autocomplete": "list" as const, "aria-haspopup": "listbox" as const, "aria-activedescendant": active };
+    const active =
+      this.open && this.active >= 0 && this.active < this.results.length ? this.optionId(this.active) : undefined;
+    return {
+      role: "combobox",
+      "aria-expanded": this.open,
+      "aria-controls": this.listboxId,
+      "aria-autocomplete": "list" as const,
+      "aria-haspopup": "listbox" as const,
+      "aria-activedescendant": active,
+    };
   }
 
   /** The text or the caret changed: open, follow or close the popup. */
@@ -101,7 +110,11 @@ export class MentionsState {
   }
 
   keydown(event: KeyInput & { preventDefault(): void }, text: string): KeyOutcome {
-    const intent = keyIntent(event, { open: this.open, count: this.results.length, active: this.active }, exactAction(text, this.actionIds) !== undefined);
+    const intent = keyIntent(
+      event,
+      { open: this.open, count: this.results.length, active: this.active },
+      exactAction(text, this.actionIds) !== undefined,
+    );
     if (intent.kind === "pass") return { kind: "pass" };
     event.preventDefault();
     switch (intent.kind) {
@@ -128,7 +141,11 @@ export class MentionsState {
     if (item.category === "files") this.picked.push(item.insertText.slice(1));
     this.close();
     this.dismissedAt = undefined;
-    return { kind: "edit", edit, run: runAction && item.category === "actions" && exactAction(edit.text, this.actionIds) !== undefined };
+    return {
+      kind: "edit",
+      edit,
+      run: runAction && item.category === "actions" && exactAction(edit.text, this.actionIds) !== undefined,
+    };
   }
 
   dismiss(): void {
@@ -194,8 +211,20 @@ export class MentionsState {
     try {
       const answer = await this.api.call(
         "GET /api/mentions/search",
-        { query: { projectDir, q: query, clientId: this.clientId, seq: mine, ...(category ? { category } : {}), ...(chatId ? { chatId } : {}) } },
-        { signal: controller.signal, onHeaders: (headers) => (superseded = headers.get("x-parley-superseded") === "1") },
+        {
+          query: {
+            projectDir,
+            q: query,
+            clientId: this.clientId,
+            seq: mine,
+            ...(category ? { category } : {}),
+            ...(chatId ? { chatId } : {}),
+          },
+        },
+        {
+          signal: controller.signal,
+          onHeaders: (headers) => (superseded = headers.get("x-parley-superseded") === "1"),
+        },
       );
       if (mine !== this.sequence || superseded) return;
       const results = withCurrentModel(answer, this.model(), query, category);

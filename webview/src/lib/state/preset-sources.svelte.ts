@@ -23,7 +23,10 @@ export class PresetSourcesState {
     const read = ++this.reads;
     try {
       const [tools, sources]: [CatalogTool[], InstructionSources | undefined] = query
-        ? await Promise.all([this.app.api.call("GET /api/tools/catalog", { query }), this.app.api.call("GET /api/instructions", { query })])
+        ? await Promise.all([
+            this.app.api.call("GET /api/tools/catalog", { query }),
+            this.app.api.call("GET /api/instructions", { query }),
+          ])
         : [[], undefined];
       if (read !== this.reads) return;
       this.tools = tools;
@@ -38,7 +41,8 @@ export class PresetSourcesState {
 
   onAppEvent(event: AppEvent): void {
     const current = this.app.projects.currentId;
-    if (event.type === "mcp.changed" && (event.data.projectId === undefined || event.data.projectId === current)) void this.load();
+    if (event.type === "mcp.changed" && (event.data.projectId === undefined || event.data.projectId === current))
+      void this.load();
   }
 
   /** The settings the tree shows, as last seen: any other setting changing costs no request. */
@@ -48,8 +52,20 @@ export class PresetSourcesState {
    * Follows the resolved settings (the app reloads them on every settings event): re-reads when the
    * gates, the master switches, the agent file names or the MCP servers changed, and only then.
    */
-  follow(settings: { toolGates?: unknown; agentFiles?: unknown; skills?: unknown; agentFileNames?: unknown; mcpServers?: unknown }): void {
-    const shown = JSON.stringify([settings.toolGates, settings.agentFiles, settings.skills, settings.agentFileNames, settings.mcpServers]);
+  follow(settings: {
+    toolGates?: unknown;
+    agentFiles?: unknown;
+    skills?: unknown;
+    agentFileNames?: unknown;
+    mcpServers?: unknown;
+  }): void {
+    const shown = JSON.stringify([
+      settings.toolGates,
+      settings.agentFiles,
+      settings.skills,
+      settings.agentFileNames,
+      settings.mcpServers,
+    ]);
     if (this.shown !== undefined && shown !== this.shown) void this.load();
     this.shown = shown;
   }

@@ -35,8 +35,10 @@ export class ProjectCardState {
   }
 
   onAppEvent(event: AppEvent): void {
-    if (event.type === "chats.changed" && event.data.projectId === this.project.id) void this.loadChats().catch(() => undefined);
-    if (event.type === "prompts.changed" && (event.data.scope === "app" || event.data.projectId === this.project.id)) void this.loadPrompts().catch(() => undefined);
+    if (event.type === "chats.changed" && event.data.projectId === this.project.id)
+      void this.loadChats().catch(() => undefined);
+    if (event.type === "prompts.changed" && (event.data.scope === "app" || event.data.projectId === this.project.id))
+      void this.loadPrompts().catch(() => undefined);
   }
 
   /** Reads overlap (two events in a row): only the newest read's answer is shown. */
@@ -60,7 +62,11 @@ export class ProjectCardState {
   /** A new chat in this project, with `promptId` when a card prompt started it; opened at once. */
   async newChat(promptId?: string): Promise<void> {
     const chat = await this.app.change(
-      () => this.app.api.call("POST /api/projects/:id/chats", { params: { id: this.project.id }, body: promptId ? { promptId } : {} }),
+      () =>
+        this.app.api.call("POST /api/projects/:id/chats", {
+          params: { id: this.project.id },
+          body: promptId ? { promptId } : {},
+        }),
       () => this.loadChats(),
     );
     this.app.openChat(this.project.id, chat.id);

@@ -16,7 +16,12 @@ export class ProjectSettingsState {
   }
 
   onAppEvent(event: AppEvent): void {
-    if (event.type === "settings.changed" && event.data.scope === "project" && event.data.projectId === this.app.projects.currentId) void this.load();
+    if (
+      event.type === "settings.changed" &&
+      event.data.scope === "project" &&
+      event.data.projectId === this.app.projects.currentId
+    )
+      void this.load();
   }
 
   /** The answer carries the new layer, so this page needs no re-read; other views get the event. */
@@ -27,6 +32,9 @@ export class ProjectSettingsState {
   async setStorage(dbBacked: boolean): Promise<void> {
     const query = this.app.projects.dirQuery;
     if (!query) return;
-    this.answer = await this.app.change(() => this.app.api.call("PUT /api/settings/project/storage", { query, body: { dbBacked } }), () => this.app.rereadSettings());
+    this.answer = await this.app.change(
+      () => this.app.api.call("PUT /api/settings/project/storage", { query, body: { dbBacked } }),
+      () => this.app.rereadSettings(),
+    );
   }
 }

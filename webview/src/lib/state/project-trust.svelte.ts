@@ -48,7 +48,8 @@ export class ProjectTrustState {
   }
 
   onAppEvent(event: AppEvent): void {
-    if (event.type === "settings.changed" && event.data.scope === "project" && event.data.projectId === this.projectId) void this.load();
+    if (event.type === "settings.changed" && event.data.scope === "project" && event.data.projectId === this.projectId)
+      void this.load();
     if (event.type === "mcp.changed" && event.data.projectId === this.projectId) void this.load();
   }
 
@@ -56,7 +57,10 @@ export class ProjectTrustState {
   async setTrusted(trusted: boolean): Promise<void> {
     const id = this.projectId;
     if (!id) return;
-    const answer = await this.app.change(() => this.app.api.call("POST /api/projects/:id/trust", { params: { id }, body: { trusted } }), () => this.load());
+    const answer = await this.app.change(
+      () => this.app.api.call("POST /api/projects/:id/trust", { params: { id }, body: { trusted } }),
+      () => this.load(),
+    );
     // Shown at once, not after the event's read (a read begun before the change is stale: dropped).
     this.reads++;
     if (this.state) this.state = { ...this.state, trusted: answer.trusted, lapsed: false, changes: [] };

@@ -4,7 +4,18 @@
 import type { PromptProfile } from "$shared/api-routes";
 import type { Prompt, PromptScope } from "$shared/prompts";
 import { ApiError } from "../api/client";
-import { blankDraft, draftFromProfile, draftFromPrompt, fieldErrors, hasErrors, inputFromDraft, isDirty, validateDraft, type Draft, type FieldErrors } from "../prompt-draft";
+import {
+  blankDraft,
+  draftFromProfile,
+  draftFromPrompt,
+  fieldErrors,
+  hasErrors,
+  inputFromDraft,
+  isDirty,
+  validateDraft,
+  type Draft,
+  type FieldErrors,
+} from "../prompt-draft";
 import type { PromptsState } from "./prompts.svelte";
 
 export class PromptEditorState {
@@ -81,10 +92,18 @@ export class PromptEditorState {
     this.say("Saving…");
     try {
       const input = inputFromDraft(this.draft);
-      const saved = creating ? await this.prompts.create(this.draft.scope, input) : await this.prompts.update(this.draft.scope, this.draft.id!, input);
+      const saved = creating
+        ? await this.prompts.create(this.draft.scope, input)
+        : await this.prompts.update(this.draft.scope, this.draft.id!, input);
       this.show(saved);
       const elsewhere = creating && !this.prompts.find(saved.id, saved.scope);
-      return this.say(elsewhere ? `Created in ${saved.scope === "project" ? "This project" : "App defaults"}, where it is listed.` : creating ? "Created" : "Saved");
+      return this.say(
+        elsewhere
+          ? `Created in ${saved.scope === "project" ? "This project" : "App defaults"}, where it is listed.`
+          : creating
+            ? "Created"
+            : "Saved",
+      );
     } catch (error) {
       const issues = error instanceof ApiError ? fieldErrors(error.issues) : {};
       this.errors = issues;

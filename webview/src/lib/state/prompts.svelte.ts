@@ -33,12 +33,16 @@ export class PromptsState {
 
   onAppEvent(event: AppEvent): void {
     if (event.type !== "prompts.changed") return;
-    if (event.data.scope === "app" || (this.projectScoped && event.data.projectId === this.app.projects.currentId)) void this.loadPrompts();
+    if (event.data.scope === "app" || (this.projectScoped && event.data.projectId === this.app.projects.currentId))
+      void this.loadPrompts();
   }
 
   /** The saved prompt `id` as this listing means it: the project's own before an app prompt it overrides. */
   find(id: string, scope?: PromptScope): Prompt | undefined {
-    return this.prompts.find((p) => p.id === id && (scope === undefined || p.scope === scope) && !p.overridden) ?? this.prompts.find((p) => p.id === id && (scope === undefined || p.scope === scope));
+    return (
+      this.prompts.find((p) => p.id === id && (scope === undefined || p.scope === scope) && !p.overridden) ??
+      this.prompts.find((p) => p.id === id && (scope === undefined || p.scope === scope))
+    );
   }
 
   async create(scope: PromptScope, prompt: PromptInput): Promise<Prompt> {
@@ -48,7 +52,10 @@ export class PromptsState {
   }
 
   async update(scope: PromptScope, id: string, prompt: PromptInput): Promise<Prompt> {
-    const saved = await this.app.api.call("PUT /api/prompts/:id", { params: { id }, body: { scope, ...this.dirFor(scope), prompt } });
+    const saved = await this.app.api.call("PUT /api/prompts/:id", {
+      params: { id },
+      body: { scope, ...this.dirFor(scope), prompt },
+    });
     await this.loadPrompts();
     return saved;
   }
@@ -66,7 +73,10 @@ export class PromptsState {
   /** Resolves once the listing is at least as new as this read: a superseded read waits for the newer one. */
   private loadPrompts(): Promise<void> {
     const read = ++this.reads;
-    const query = this.listing === "current" ? (this.app.projects.dirQuery ?? { scope: "app" as const }) : { scope: "app" as const };
+    const query =
+      this.listing === "current"
+        ? (this.app.projects.dirQuery ?? { scope: "app" as const })
+        : { scope: "app" as const };
     this.latest = this.app.api.call("GET /api/prompts", { query }).then((prompts) => {
       if (read !== this.reads) return this.latest;
       this.prompts = prompts;

@@ -32,7 +32,10 @@ export class SettingsState {
   }
 
   affectedBy(event: AppEvent): boolean {
-    return event.type === "settings.changed" && (event.data.scope === "app" || event.data.projectId === this.projects.currentId);
+    return (
+      event.type === "settings.changed" &&
+      (event.data.scope === "app" || event.data.projectId === this.projects.currentId)
+    );
   }
 
   /** PATCH of the app layer; the resulting state comes back as a `settings.changed` event. */

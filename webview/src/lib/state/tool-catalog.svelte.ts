@@ -25,7 +25,9 @@ export class ToolCatalogState {
 
   onAppEvent(event: AppEvent): void {
     const current = this.app.projects.currentId;
-    if (event.type === "settings.changed" && (event.data.scope === "app" || event.data.projectId === current)) void this.load();
-    if (event.type === "mcp.changed" && (event.data.projectId === undefined || event.data.projectId === current)) void this.load();
+    if (event.type === "settings.changed" && (event.data.scope === "app" || event.data.projectId === current))
+      void this.load();
+    if (event.type === "mcp.changed" && (event.data.projectId === undefined || event.data.projectId === current))
+      void this.load();
   }
 }

@@ -23,7 +23,10 @@ export class TurnRevert {
     if (this.phase === "busy") return;
     this.phase = "busy";
     try {
-      const result = await this.api.call("POST /api/chats/:id/turns/:turn/revert", { params: { id: this.chatId, turn: this.turnId }, body: force ? { force } : {} });
+      const result = await this.api.call("POST /api/chats/:id/turns/:turn/revert", {
+        params: { id: this.chatId, turn: this.turnId },
+        body: force ? { force } : {},
+      });
       const parts = [
         result.restored.length > 0 ? `Restored ${result.restored.join(", ")}.` : "",
         result.removed.length > 0 ? `Removed ${result.removed.join(", ")}.` : "",
