@@ -1,9 +1,12 @@
-// The import rules `npm test` holds the code to (dependency-cruiser). Lower layers never reach up:
-// shared (zod schemas the UI shares) < core (pure rules) < store (SQL and file formats) < providers,
-// tools, services (the I/O that ties them together) < server and host (HTTP and VS Code); only the
-// host imports `vscode`; the webview reaches the server's code only through src/shared; and no module
-// imports itself back through a circle.
+// The import rules `npm test` holds the code to (dependency-cruiser). src/ is grouped by feature
+// (chat, tools, mentions, settings, prompts, projects, gateway, access, dictation), each holding its
+// use cases, pure rules, store and route handlers. Below them: platform (logging, events, SQLite, atomic
+// writes, HTTP plumbing) and shared (the zod schemas the UI shares). Above them: server (listen,
+// middleware, the express app), app.ts (the composition root), and the entry points: cli.ts and the
+// VS Code host. Features may use each other, never in a circle, and never reach upward.
 /** @type {import('dependency-cruiser').IConfiguration} */
+const FEATURES = "(chat|tools|mentions|settings|prompts|projects|gateway|access|dictation)";
+
 module.exports = {
   forbidden: [
     {
@@ -22,25 +25,25 @@ module.exports = {
       to: { path: "^src/(?!shared/)" },
     },
     {
-      name: "core-is-pure",
+      name: "platform-is-the-floor",
       severity: "error",
-      comment: "src/core holds pure rules; I/O lives above it.",
-      from: { path: "^src/core/" },
-      to: { path: "^src/(store|services|tools|providers|server|host)/" },
+      comment: "src/platform serves every feature and knows none of them.",
+      from: { path: "^src/platform/" },
+      to: { path: "^src/(?!platform/|shared/)" },
     },
     {
-      name: "store-reaches-no-service",
+      name: "features-never-reach-up",
       severity: "error",
-      comment: "src/store is SQL and file formats; it calls no service.",
-      from: { path: "^src/store/" },
-      to: { path: "^src/(services|tools|providers|server|host)/" },
+      comment: "A feature never reaches into the express app, the composition root or an entry point.",
+      from: { path: `^src/${FEATURES}/` },
+      to: { path: "^src/(server/|host/|app\\.ts$|cli\\.ts$|extension\\.ts$)" },
     },
     {
-      name: "server-and-host-on-top",
+      name: "server-below-the-entry-points",
       severity: "error",
-      comment: "Features never reach into HTTP plumbing or the editor.",
-      from: { path: "^src/(shared|core|store|services|tools|providers)/" },
-      to: { path: "^src/(server|host)/" },
+      comment: "The HTTP layer is started by the CLI and the host; it never imports them.",
+      from: { path: "^src/server/" },
+      to: { path: "^src/(host/|cli\\.ts$|extension\\.ts$)" },
     },
     {
       name: "only-the-host-imports-vscode",
@@ -53,9 +56,9 @@ module.exports = {
       name: "webview-reaches-only-shared",
       severity: "error",
       comment:
-        "The UI is a client of the server's API; it shares schemas, not server code. The mention ranking it runs too is the one exception until the engine becomes a module (issue 33).",
+        "The UI is a client of the server's API; it shares schemas, not server code. The mention ranking it runs too is the one exception until the engine gets its own small public API (issue 33).",
       from: { path: "^webview/src/" },
-      to: { path: "^src/(?!shared/)", pathNot: "^src/core/mention-" },
+      to: { path: "^src/(?!shared/)", pathNot: "^src/mentions/mention-" },
     },
   ],
   options: {

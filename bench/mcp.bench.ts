@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createRuntime } from "../src/server/runtime";
-import { createLogger } from "../src/services/logger";
+import { createRuntime } from "../src/app";
+import { createLogger } from "../src/platform/logger";
 import { median, percentile, report, round } from "./stats";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");

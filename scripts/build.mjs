@@ -25,12 +25,12 @@ const moduleUrl = 'var __parleyModuleUrl=require("url").pathToFileURL(__filename
 const entries = [
   { in: "src/cli.ts", out: "dist/cli.cjs", banner: "#!/usr/bin/env node" },
   // Scans, watches and ranks files off the main thread; loaded from next to cli.cjs / extension.cjs.
-  { in: "src/services/mention-worker.ts", out: "dist/mention-worker.cjs" },
-  // Ranks half of each big index beside the mention worker (see src/services/ranking-shards.ts).
-  { in: "src/services/ranking-shard-worker.ts", out: "dist/ranking-shard-worker.cjs" },
+  { in: "src/mentions/mention-worker.ts", out: "dist/mention-worker.cjs" },
+  // Ranks half of each big index beside the mention worker (see src/mentions/ranking-shards.ts).
+  { in: "src/mentions/ranking-shard-worker.ts", out: "dist/ranking-shard-worker.cjs" },
   // Each project's file watcher runs in a child process started from the mention worker. The
   // @parcel/watcher JS is bundled; its native prebuild (@parcel/watcher-<platform>) is required at run time.
-  { in: "src/services/file-watcher-process.ts", out: "dist/file-watcher-process.cjs" },
+  { in: "src/mentions/file-watcher-process.ts", out: "dist/file-watcher-process.cjs" },
 ];
 if (fs.existsSync("src/extension.ts")) entries.push({ in: "src/extension.ts", out: "dist/extension.cjs" });
 

@@ -4,10 +4,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseCli, USAGE, type ServeOptions } from "./core/cli-args";
-import { unsupportedNodeMessage } from "./core/node-version";
-import { readyMessage } from "./core/ready-message";
-import { createLogger } from "./services/logger";
+import { parseCli, USAGE, type ServeOptions } from "./platform/cli-args";
+import { unsupportedNodeMessage } from "./platform/node-version";
+import { readyMessage } from "./platform/ready-message";
+import { createLogger } from "./platform/logger";
 
 declare const PARLEY_VERSION: string | undefined;
 const VERSION = typeof PARLEY_VERSION === "string" ? PARLEY_VERSION : "0.0.0-dev";
@@ -44,7 +44,7 @@ async function serve(options: ServeOptions): Promise<void> {
   prepareHome(options.home);
   checkProjects(options.projects);
   const log = createLogger();
-  const [{ createRuntime }, { listen }] = await Promise.all([import("./server/runtime"), import("./server/listen")]);
+  const [{ createRuntime }, { listen }] = await Promise.all([import("./app"), import("./server/listen")]);
   const runtime = createRuntime({
     home: options.home,
     log,

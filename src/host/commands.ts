@@ -1,7 +1,7 @@
 // Command palette commands (category Parley). Each works on the in-process services and says what
 // it did.
 import * as vscode from "vscode";
-import { OAUTH_CALLBACK_PATH } from "../server/routes/gateway-oauth";
+import { OAUTH_CALLBACK_PATH } from "../gateway/oauth-routes";
 import type { ParleyHost } from "./parley-host";
 import type { ParleyViewProvider } from "./view-provider";
 

@@ -2,7 +2,7 @@
 // turn (from the turn's checkpoint, served as a read-only virtual document) and the file as it is now.
 import path from "node:path";
 import * as vscode from "vscode";
-import type { Runtime } from "../server/runtime";
+import type { Runtime } from "../app";
 
 export const BEFORE_SCHEME = "parley-before";
 

@@ -3,10 +3,10 @@
 import os from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
-import { createRuntime, type Runtime } from "../server/runtime";
+import { createRuntime, type Runtime } from "../app";
 import { listen, type RunningServer } from "../server/listen";
-import { createLogger } from "../services/logger";
-import type { ProjectRow } from "../store/projects-repo";
+import { createLogger } from "../platform/logger";
+import type { ProjectRow } from "../projects/projects-repo";
 import { VscodeSecretStore } from "./vscode-secret-store";
 
 declare const PARLEY_VERSION: string | undefined;

@@ -1,8 +1,8 @@
 // Parley's secret store inside VS Code: SecretStorage (the OS keyring), under Parley's own names.
 // SecretStorage cannot list what it holds, so the names (never the values) are kept in an index entry.
 import type * as vscode from "vscode";
-import type { SecretStore } from "../store/secret-store";
-import { KeyedMutex } from "../store/keyed-mutex";
+import type { SecretStore } from "../settings/secret-store";
+import { KeyedMutex } from "../platform/keyed-mutex";
 
 const PREFIX = "parley/";
 const INDEX = `${PREFIX}__index`;

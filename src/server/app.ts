@@ -1,7 +1,7 @@
 // createApp builds the express application from a runtime. It never listens, so tests can drive it
 // in-process and the CLI and the extension bind it the same way.
 import express, { type Express } from "express";
-import type { Runtime } from "./runtime";
+import type { Runtime } from "../app";
 import {
   contentTypeGuard,
   hostGuard,
@@ -14,25 +14,25 @@ import {
 import { apiNotFound, errorHandler } from "./middleware/errors";
 import { bodyDepthGuard } from "./middleware/body-depth";
 import { healthRoutes } from "./routes/health";
-import { projectRoutes } from "./routes/projects";
-import { settingsRoutes } from "./routes/settings";
+import { projectRoutes } from "../projects/routes";
+import { settingsRoutes } from "../settings/routes";
 import { eventRoutes } from "./routes/events";
 import { webUiRoutes } from "./routes/web-ui";
-import { chatRoutes } from "./routes/chats";
-import { gatewayRoutes } from "./routes/gateway";
-import { usageRoutes } from "./routes/usage";
-import { dictationRoutes } from "./routes/dictation";
-import { gatewayOAuthRoutes } from "./routes/gateway-oauth";
-import { promptRoutes } from "./routes/prompts";
-import { agentRoutes } from "./routes/agents";
-import { instructionRoutes } from "./routes/instructions";
-import { mentionRoutes } from "./routes/mentions";
-import { toolRoutes } from "./routes/tools";
-import { mcpRoutes } from "./routes/mcp";
-import { trustRoutes } from "./routes/trust";
-import { directRoutes } from "./routes/direct";
-import { accessRoutes, loginGate } from "./routes/access";
-import { SseRegistry } from "./sse";
+import { chatRoutes } from "../chat/routes";
+import { gatewayRoutes } from "../gateway/routes";
+import { usageRoutes } from "../chat/usage-routes";
+import { dictationRoutes } from "../dictation/routes";
+import { gatewayOAuthRoutes } from "../gateway/oauth-routes";
+import { promptRoutes } from "../prompts/routes";
+import { agentRoutes } from "../projects/agents-routes";
+import { instructionRoutes } from "../prompts/instructions-routes";
+import { mentionRoutes } from "../mentions/routes";
+import { toolRoutes } from "../tools/routes";
+import { mcpRoutes } from "../tools/mcp/routes";
+import { trustRoutes } from "../projects/trust-routes";
+import { directRoutes } from "../chat/direct-routes";
+import { accessRoutes, loginGate } from "../access/routes";
+import { SseRegistry } from "../platform/http/sse";
 
 export const JSON_BODY_LIMIT = "1mb";
 

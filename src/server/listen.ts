@@ -4,10 +4,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createApp, type AppOptions } from "./app";
-import type { Runtime } from "./runtime";
-import { closeGatewayDispatcher, loadUndici } from "../providers/gateway/http";
-import { loadWebAuthn } from "../services/access-service";
-import { warmInBackground } from "../core/lazy-module";
+import type { Runtime } from "../app";
+import { closeGatewayDispatcher, loadUndici } from "../gateway/http";
+import { loadWebAuthn } from "../access/access-service";
+import { warmInBackground } from "../platform/lazy-module";
 import { loadMcpSdk } from "../tools/mcp/connection";
 
 export const DEFAULT_PORT = 4317;

@@ -1,5 +1,5 @@
 // Every /api route, declared once: method and path, query, body and response schemas. The server
-// registers its handlers against these keys (src/server/define-route.ts), the webview client and the
+// registers its handlers against these keys (src/platform/http/define-route.ts), the webview client and the
 // OpenAPI document (GET /api/openapi.json) are derived from them, so nothing else names a route.
 import { z } from "zod";
 import { actionEntrySchema, agentEntrySchema } from "./agents";

@@ -1,7 +1,7 @@
 // The tools a project can use: Parley's native tools plus the MCP tools its servers last reported
 // (from the MCP tool cache; empty until an MCP server has been started).
 import { mcpToolId, NATIVE_TOOLS } from "./native-tools";
-import type { McpToolCacheRepo } from "../store/mcp-tool-cache-repo";
+import type { McpToolCacheRepo } from "./mcp/tool-cache-repo";
 
 export type McpToolEntry = { id: string; serverId: string; tool: string; description: string; parameters?: unknown };
 

@@ -2,7 +2,7 @@
 // link that points out of the project (or into .git/) is refused like the path it really names.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { checkRelativePath, isInside, isInsideOrRoot, writeRefusal } from "../core/project-path";
+import { checkRelativePath, isInside, isInsideOrRoot, writeRefusal } from "../projects/project-path";
 import { ToolError } from "./tool-error";
 
 export type ProjectPath = { abs: string; rel: string };

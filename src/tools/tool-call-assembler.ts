@@ -1,7 +1,7 @@
 // Streamed `tool_calls` arrive in pieces: the first delta of a call carries its id and name, later
 // ones more of its JSON arguments, and several calls interleave by `index`. This puts them together.
 // Pure.
-import type { ToolCallDelta } from "../core/upstream-chunk";
+import type { ToolCallDelta } from "../gateway/upstream-chunk";
 
 export type AssembledCall = { id: string; name: string; arguments: string };
 

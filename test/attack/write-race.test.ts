@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { removeConfined, writeConfined, ConfinementError } from "../../src/store/confined-files";
+import { removeConfined, writeConfined, ConfinementError } from "../../src/tools/confined-files";
 import { runFileTool } from "../../src/tools/file-tool";
 import { ToolError } from "../../src/tools/tool-error";
 import { removeDir } from "../helpers/temp";

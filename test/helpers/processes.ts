@@ -1,7 +1,7 @@
 // What runs on this machine, read from /proc (Linux only): the file watcher processes, their threads' nice values.
 import fs from "node:fs";
 
-/** Pids of file watcher processes (see src/services/file-watcher.ts) watching `dir`. */
+/** Pids of file watcher processes (see src/mentions/file-watcher.ts) watching `dir`. */
 export function watcherProcesses(dir: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {

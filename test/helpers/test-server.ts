@@ -1,9 +1,9 @@
 // Starts a real Parley server in-process on a loopback port, with a temporary home and project.
 import fs from "node:fs";
 import path from "node:path";
-import { createRuntime, type Runtime } from "../../src/server/runtime";
+import { createRuntime, type Runtime } from "../../src/app";
 import { listen, type RunningServer } from "../../src/server/listen";
-import { createLogger } from "../../src/services/logger";
+import { createLogger } from "../../src/platform/logger";
 import { makeTempDir, removeDir } from "./temp";
 
 export type TestServer = {

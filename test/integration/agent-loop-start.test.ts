@@ -3,7 +3,7 @@
 // hooked before then.
 import assert from "node:assert/strict";
 import { FakeGateway } from "../fake-gateway/server";
-import { runAgentLoop } from "../../src/tools/agent-loop";
+import { runAgentLoop } from "../../src/chat/agent-loop";
 import type { ToolRunContext } from "../../src/tools/tool-runner";
 import type { ResolvedSettings } from "../../src/shared/settings";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";
 import express from "express";
-import { dictationRoutes } from "../../src/server/routes/dictation";
+import { dictationRoutes } from "../../src/dictation/routes";
 import { errorHandler } from "../../src/server/middleware/errors";
 import { apiErrorBodySchema } from "../../src/shared/api-error";
 import { MAX_AUDIO_BYTES } from "../../src/shared/dictation";

@@ -7,8 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { apiErrorBodySchema } from "../../src/shared/api-error";
 import { instructionSourcesSchema } from "../../src/shared/tools";
-import { MAX_AGENT_FILES } from "../../src/services/instruction-files";
-import { MAX_REFERENCED_FILE_BYTES } from "../../src/services/referenced-files";
+import { MAX_AGENT_FILES } from "../../src/prompts/instruction-files";
+import { MAX_REFERENCED_FILE_BYTES } from "../../src/chat/referenced-files";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { projectQuery, startTestServer, type TestServer } from "../helpers/test-server";
 

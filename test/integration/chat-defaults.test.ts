@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { PROMPT_PROFILES } from "../../src/core/prompt-profiles";
+import { PROMPT_PROFILES } from "../../src/prompts/prompt-profiles";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
 import { readEvents } from "../helpers/sse";
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
 import { until } from "../helpers/poll";
 import { names, readEvents, text } from "../helpers/sse";
-import { AFTER_DONE_MS } from "../../src/providers/gateway/chat-completions";
-import { closeGatewayDispatcher } from "../../src/providers/gateway/http";
+import { AFTER_DONE_MS } from "../../src/gateway/chat-completions";
+import { closeGatewayDispatcher } from "../../src/gateway/http";
 
 describe("chat streaming through the gateway", () => {
   let f: ChatFixture;

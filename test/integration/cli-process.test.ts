@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../../src/store/db";
+import { openDatabase } from "../../src/platform/db";
 import { CLI, runCli, startCli } from "../helpers/cli-process";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { until } from "../helpers/poll";

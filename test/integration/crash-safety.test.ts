@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../../src/store/db";
+import { openDatabase } from "../../src/platform/db";
 import { startCli } from "../helpers/cli-process";
 import { makeTempDir, removeDir } from "../helpers/temp";
 

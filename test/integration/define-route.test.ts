@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { AppError } from "../../src/core/app-error";
-import { created, jsonParts, route, streamRoute } from "../../src/server/define-route";
+import { AppError } from "../../src/platform/app-error";
+import { created, jsonParts, route, streamRoute } from "../../src/platform/http/define-route";
 import { errorHandler } from "../../src/server/middleware/errors";
-import { routeRouter } from "../../src/server/routes/router";
+import { routeRouter } from "../../src/platform/http/router";
 
 describe("route helper", function () {
   let server: http.Server;

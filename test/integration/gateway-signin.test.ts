@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { codeChallengeS256 } from "../../src/core/pkce";
-import { ATTEMPT_TTL_MS } from "../../src/services/gateway-oauth";
+import { codeChallengeS256 } from "../../src/gateway/pkce";
+import { ATTEMPT_TTL_MS } from "../../src/gateway/gateway-oauth";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
 import { readEvents } from "../helpers/sse";
 

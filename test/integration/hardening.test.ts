@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { startTestServer, projectQuery, type TestServer } from "../helpers/test-server";
 import { CLI } from "../helpers/cli-process";
 import { readEvents } from "../helpers/sse";
-import { unsupportedNodeMessage } from "../../src/core/node-version";
+import { unsupportedNodeMessage } from "../../src/platform/node-version";
 
 function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {

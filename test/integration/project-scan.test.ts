@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ProjectScanner, scanProjectFiles } from "../../src/services/project-scan";
+import { ProjectScanner, scanProjectFiles } from "../../src/mentions/project-scan";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -201,7 +201,7 @@ describe("tags, scan and mention routes", () => {
 
 describe("scan order", () => {
   it("sorts shallow paths first, then by path, exactly like the comparator", async () => {
-    const { compareShallowFirst, sortShallowFirst } = await import("../../src/services/project-scan");
+    const { compareShallowFirst, sortShallowFirst } = await import("../../src/mentions/project-scan");
     const paths = ["b/c.ts", "a.ts", "B.ts", "a/b/c/d.ts", "a/z.ts", "ä.ts", "a/a.ts", "z/y/x.ts"];
     assert.deepEqual(sortShallowFirst([...paths]), [...paths].sort(compareShallowFirst));
   });
@@ -209,7 +209,7 @@ describe("scan order", () => {
 
 describe("scan budget", () => {
   it("stops at its entry budget and says the list is incomplete", async () => {
-    const { scanWithinBudget } = await import("../../src/services/project-scan");
+    const { scanWithinBudget } = await import("../../src/mentions/project-scan");
     const root = makeTempDir();
     try {
       for (let i = 0; i < 50; i++) write(root, `d${i}/f${i}.ts`);
@@ -226,7 +226,7 @@ describe("scan budget", () => {
 
   it("never enters /proc, /sys or /dev, even for a project at the file system root", async function () {
     this.timeout(30_000);
-    const { scanWithinBudget } = await import("../../src/services/project-scan");
+    const { scanWithinBudget } = await import("../../src/mentions/project-scan");
     const result = await scanWithinBudget("/", { maxEntries: 20_000, maxMs: 5_000 });
     assert.ok(!result.paths.some((p) => /^(proc|sys|dev)\//.test(p)), "no kernel or device files");
   });

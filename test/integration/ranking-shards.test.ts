@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { MentionIndex, type IndexEntry, type SearchState } from "../../src/core/mention-rank";
-import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/core/mention-search";
+import { MentionIndex, type IndexEntry, type SearchState } from "../../src/mentions/mention-rank";
+import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/mentions/mention-search";
 import {
   buildRankingIndex,
   SHARD_MIN_ENTRIES,
   ShardedIndex,
   stopRankingHelper,
-} from "../../src/services/ranking-shards";
+} from "../../src/mentions/ranking-shards";
 import { generatePaths } from "../../bench/path-generator";
 
 // The real helper thread, with a catalog big enough to be split: every keystroke must give what one

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { openSse, SseRegistry } from "../../src/server/sse";
+import { openSse, SseRegistry } from "../../src/platform/http/sse";
 
 describe("server-sent events, opened late", () => {
   it("closes at once, and says so, when the client left before the stream opened", async () => {

@@ -2,8 +2,8 @@
 // exactly the same parts: comments, CRLF, multi-line data, usage, [DONE].
 import assert from "node:assert/strict";
 import { FakeGateway } from "../fake-gateway/server";
-import { streamChatCompletion } from "../../src/providers/gateway/chat-completions";
-import type { ChunkPart } from "../../src/core/upstream-chunk";
+import { streamChatCompletion } from "../../src/gateway/chat-completions";
+import type { ChunkPart } from "../../src/gateway/upstream-chunk";
 
 const chunk = (delta: object, finish: string | null = null) =>
   JSON.stringify({

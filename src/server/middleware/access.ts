@@ -1,26 +1,14 @@
 // Who may talk to the server: loopback Host names only (DNS-rebinding defence), no foreign Origin on
 // writes (CSRF defence), and on /api a Bearer token or a session cookie (opened by the token link, a
-// password or a passkey; see services/access-service.ts).
-import { createHash, timingSafeEqual } from "node:crypto";
+// password or a passkey; see access/session-cookie.ts).
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { parse as parseCookies, serialize as serializeCookie } from "cookie";
-import { AppError } from "../../core/app-error";
-import { isApiPath, isLoopbackHost, parseHostHeader } from "../../core/request-path";
-import type { SessionsRepo } from "../../store/sessions-repo";
-import type { AccessService } from "../../services/access-service";
+import { AppError } from "../../platform/app-error";
+import { isApiPath, isLoopbackHost, parseHostHeader } from "../../platform/http/request-path";
+import { isAuthenticated, sameSecret, setSessionCookie, type AccessDeps } from "../../access/session-cookie";
 
-export const SESSION_COOKIE = "parley_session";
+export { isAuthenticated, SESSION_COOKIE, type AccessDeps } from "../../access/session-cookie";
+
 const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[a-z0-9-]+$/i;
-
-export type AccessDeps = {
-  token: string;
-  sessions: SessionsRepo;
-  access: AccessService;
-  /** Extra Host names the user allowed in settings. */
-  allowedHosts: () => string[];
-  /** Origins the in-process editor host vouches for (a code-server webview's origin). */
-  trustedOrigins?: () => ReadonlySet<string>;
-};
 
 /** `/api` routes reachable without credentials (the callback proves itself with its `state`). */
 export function isPublicApiRoute(method: string, path: string): boolean {
@@ -101,28 +89,6 @@ export function originGuard(deps: AccessDeps): RequestHandler {
   };
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
-}
-
-function bearer(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  return header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
-}
-
-export function sessionId(req: Request): string | undefined {
-  return req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
-}
-
-export function isAuthenticated(req: Request, deps: AccessDeps): boolean {
-  const token = bearer(req);
-  if (token !== undefined) return sameSecret(token, deps.token);
-  const session = sessionId(req);
-  return session !== undefined && deps.sessions.touch(session, deps.access.idleMs);
-}
-
 /**
  * Credentials for every path the router could hand to an API handler, in any spelling; only the exact,
  * canonical spelling of a public route is open.
@@ -148,24 +114,4 @@ export function tokenLogin(deps: AccessDeps): RequestHandler {
     // Relative, so a server reached through a path prefix (a proxy) lands on its own root.
     res.redirect(302, "./");
   };
-}
-
-/** The HttpOnly, SameSite=Strict session cookie, living as long as the session may stay idle. */
-export function setSessionCookie(res: Response, id: string, idleMs: number): void {
-  res.setHeader(
-    "Set-Cookie",
-    serializeCookie(SESSION_COOKIE, id, {
-      httpOnly: true,
-      sameSite: "strict",
-      path: "/",
-      maxAge: Math.floor(idleMs / 1000),
-    }),
-  );
-}
-
-export function clearSessionCookie(res: Response): void {
-  res.setHeader(
-    "Set-Cookie",
-    serializeCookie(SESSION_COOKIE, "", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 0 }),
-  );
 }

@@ -1,7 +1,7 @@
 // Turns every failure into the contract's error body. No stack traces or secrets leave the process.
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError } from "../../core/app-error";
-import { isApiPath } from "../../core/request-path";
+import { AppError } from "../../platform/app-error";
+import { isApiPath } from "../../platform/http/request-path";
 import type { ApiErrorBody } from "../../shared/api-error";
 
 export function errorBody(error: AppError): ApiErrorBody {

@@ -1,9 +1,9 @@
 // GET /api/events: app-wide change notifications for every open UI.
 import type { Router } from "express";
-import { routeRouter } from "./router";
-import type { EventBus } from "../../services/event-bus";
-import { streamRoute } from "../define-route";
-import { openSse, type SseRegistry } from "../sse";
+import { routeRouter } from "../../platform/http/router";
+import type { EventBus } from "../../platform/event-bus";
+import { streamRoute } from "../../platform/http/define-route";
+import { openSse, type SseRegistry } from "../../platform/http/sse";
 
 export function eventRoutes(events: EventBus, streams: SseRegistry): Router {
   const router = routeRouter();

@@ -1,8 +1,8 @@
 // What this server is: GET /api/health (liveness, without credentials) and GET /api/openapi.json
 // (the route table as an OpenAPI document, behind the access check like the rest of /api).
 import type { Router } from "express";
-import { routeRouter } from "./router";
-import { route } from "../define-route";
+import { routeRouter } from "../../platform/http/router";
+import { route } from "../../platform/http/define-route";
 import { openApiDocument } from "../openapi";
 
 export function healthRoutes(version: string): Router {

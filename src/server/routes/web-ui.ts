@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import express, { type Router } from "express";
-import { routeRouter } from "./router";
+import { routeRouter } from "../../platform/http/router";
+import { WEB_UI_CSP } from "../../platform/http/web-ui-csp";
 
 const FALLBACK_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Parley</title>
@@ -15,13 +16,6 @@ vendors through one gateway, keeps custom prompts and layered settings, and serv
 browser and to the VS Code side panel.</p>
 <p>The web UI has not been built in this copy. Run <code>npm run build</code> and reload.</p>
 </body></html>`;
-
-/**
- * The UI holds a session and shows model output: only its own scripts, styles and API, and no
- * remote images (a Markdown image could carry data out in its URL).
- */
-export const WEB_UI_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function webUiRoutes(webviewDir: string | undefined): Router {
   const router = routeRouter();

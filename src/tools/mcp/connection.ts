@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerEntry } from "../../shared/settings";
-import { lazyModule } from "../../core/lazy-module";
+import { lazyModule } from "../../platform/lazy-module";
 
 export const STDERR_TAIL_CHARS = 4_000;
 /**

@@ -5,14 +5,14 @@
 // and by cancel; shutdown stops every child.
 import fs from "node:fs";
 import path from "node:path";
-import { entryOrigin } from "../../core/credential-binding";
-import { isInsideOrRoot } from "../../core/project-path";
-import { envSlot, headerSlot, SECRET_PLACEHOLDER } from "../../core/settings-secrets";
-import type { Credentials } from "../../services/credentials";
-import type { Logger } from "../../services/logger";
-import type { ProjectSnapshot } from "../../services/project-snapshot";
+import { entryOrigin } from "../../settings/credential-binding";
+import { isInsideOrRoot } from "../../projects/project-path";
+import { envSlot, headerSlot, SECRET_PLACEHOLDER } from "../../settings/settings-secrets";
+import type { Credentials } from "../../settings/credentials";
+import type { Logger } from "../../platform/logger";
+import type { ProjectSnapshot } from "../../projects/project-snapshot";
 import type { McpServerEntry } from "../../shared/settings";
-import type { McpToolCacheRepo } from "../../store/mcp-tool-cache-repo";
+import type { McpToolCacheRepo } from "./tool-cache-repo";
 import { mcpToolId } from "../native-tools";
 import { ToolError } from "../tool-error";
 import { describeError, McpConnection, type McpTool } from "./connection";

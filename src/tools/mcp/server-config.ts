@@ -3,7 +3,7 @@
 // repository, so it needs the user's trust) and a fingerprint that changes when its config does.
 import { createHash } from "node:crypto";
 import { mcpServerEntrySchema, type McpServerEntry, type ResolvedSettings } from "../../shared/settings";
-import { isPlainObject, type JsonObject } from "../../core/settings-merge";
+import { isPlainObject, type JsonObject } from "../../settings/settings-merge";
 
 export type McpServerConfig = {
   entry: McpServerEntry;

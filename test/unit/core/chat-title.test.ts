@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { plainTitle } from "../../../src/core/chat-title";
+import { plainTitle } from "../../../src/chat/chat-title";
 
 describe("chat titles", () => {
   for (const [input, expected] of [

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseCli } from "../../../src/core/cli-args";
+import { parseCli } from "../../../src/platform/cli-args";
 
 const parse = (argv: string[], env: Record<string, string> = {}) => parseCli(argv, env, "/work", "/users/me");
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseArguments, quoteValue, routeComposerText, type ComposerRoute } from "../../../src/core/composer-route";
+import { parseArguments, quoteValue, routeComposerText, type ComposerRoute } from "../../../src/chat/composer-route";
 
 const context = { agents: ["reviewer", "docs-writer"], actions: ["test", "lint-all", "reviewer-action"] };
 const message: ComposerRoute = { kind: "message" };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { boundSecretName, entryOrigin, originOf, parseBoundSecretName } from "../../../src/core/credential-binding";
-import { exceedsJsonDepth } from "../../../src/core/json-depth";
+import { boundSecretName, entryOrigin, originOf, parseBoundSecretName } from "../../../src/settings/credential-binding";
+import { exceedsJsonDepth } from "../../../src/platform/json-depth";
 
 describe("credential binding", () => {
   it("takes the origin of http(s) URLs only", () => {

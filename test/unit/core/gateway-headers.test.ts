@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { upstreamHeaders } from "../../../src/core/gateway-headers";
-import { isRetryableStatus, retryDelayMs } from "../../../src/core/retry-policy";
+import { upstreamHeaders } from "../../../src/gateway/gateway-headers";
+import { isRetryableStatus, retryDelayMs } from "../../../src/chat/retry-policy";
 
 describe("upstream headers", () => {
   it("sends the key as Bearer and both title headers", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lazyModule, warmInBackground } from "../../../src/core/lazy-module";
+import { lazyModule, warmInBackground } from "../../../src/platform/lazy-module";
 
 describe("modules loaded off the start-up path", () => {
   it("loads once, on the first call, and gives every caller, concurrent ones included, the same module", async () => {

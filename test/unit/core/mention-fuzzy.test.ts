@@ -10,9 +10,9 @@ import {
   nameSplit,
   nameTail,
   possible,
-} from "../../../src/core/mention-fuzzy";
-import { MentionIndex, Tier } from "../../../src/core/mention-rank";
-import { bigramMask, charClass, classMask, twiceClassMask, wordStartAt } from "../../../src/core/mention-text";
+} from "../../../src/mentions/mention-fuzzy";
+import { MentionIndex, Tier } from "../../../src/mentions/mention-rank";
+import { bigramMask, charClass, classMask, twiceClassMask, wordStartAt } from "../../../src/mentions/mention-text";
 
 // Names and folders built from parts that give word starts, humps, runs and repeats, so the
 // bounds and the splits meet every case the scoring has.

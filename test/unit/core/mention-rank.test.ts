@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MentionIndex, Tier } from "../../../src/core/mention-rank";
-import { FileMentions, fileCatalog, fileFolder, rankMentions } from "../../../src/core/mention-search";
+import { MentionIndex, Tier } from "../../../src/mentions/mention-rank";
+import { FileMentions, fileCatalog, fileFolder, rankMentions } from "../../../src/mentions/mention-search";
 import type { MentionItem } from "../../../src/shared/mentions";
 
 const index = (paths: string[]) =>

@@ -6,8 +6,14 @@ import {
   type IndexEntry,
   type PartsTogether,
   type SearchState,
-} from "../../../src/core/mention-rank";
-import { assignShards, entryHighlights, folderHash, mergeShards, searchShard } from "../../../src/core/mention-shards";
+} from "../../../src/mentions/mention-rank";
+import {
+  assignShards,
+  entryHighlights,
+  folderHash,
+  mergeShards,
+  searchShard,
+} from "../../../src/mentions/mention-shards";
 
 const entryOf = (path: string, other?: string): IndexEntry => ({
   path,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { CatalogModel } from "../../../src/shared/gateway";
-import { transcriptionRoute, transcriptionSlice } from "../../../src/core/model-slices";
-import { modelEntries, userPricing } from "../../../src/core/model-entries";
-import { messageStatusFor } from "../../../src/core/finish-reason";
+import { transcriptionRoute, transcriptionSlice } from "../../../src/gateway/model-slices";
+import { modelEntries, userPricing } from "../../../src/gateway/model-entries";
+import { messageStatusFor } from "../../../src/chat/finish-reason";
 
 const model = (id: string, input: string[] = [], output: string[] = []): CatalogModel => ({
   id,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { accountLabel, credentialRefreshers, needsProactiveRefresh } from "../../../src/core/oauth-credential";
-import { authorizeUrl, codeChallengeS256, createCodeVerifier, createState } from "../../../src/core/pkce";
-import { safeReturnTo } from "../../../src/services/gateway-oauth";
+import { accountLabel, credentialRefreshers, needsProactiveRefresh } from "../../../src/gateway/oauth-credential";
+import { authorizeUrl, codeChallengeS256, createCodeVerifier, createState } from "../../../src/gateway/pkce";
+import { safeReturnTo } from "../../../src/gateway/gateway-oauth";
 
 describe("PKCE", () => {
   it("matches the RFC 7636 appendix B example", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readyMessage } from "../../../src/core/ready-message";
+import { readyMessage } from "../../../src/platform/ready-message";
 
 describe("the ready message of parley serve", () => {
   const token = "t0k+en/with=chars";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { builtInDefaults } from "../../../src/core/settings-defaults";
-import { validateLayer } from "../../../src/core/settings-validate";
+import { builtInDefaults } from "../../../src/settings/settings-defaults";
+import { validateLayer } from "../../../src/settings/settings-validate";
 import { appSettingsPatchSchema, resolvedSettingsShape } from "../../../src/shared/settings";
 
 describe("settings schema", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { applyPatch, overlay, resolveLayers } from "../../../src/core/settings-merge";
+import { applyPatch, overlay, resolveLayers } from "../../../src/settings/settings-merge";
 
 describe("settings merge", () => {
   it("merges nested objects key by key and lets the upper layer win", () => {

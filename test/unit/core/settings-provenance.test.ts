@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { resolveLayers, type JsonObject } from "../../../src/core/settings-merge";
-import { settingsProvenance } from "../../../src/core/settings-provenance";
+import { resolveLayers, type JsonObject } from "../../../src/settings/settings-merge";
+import { settingsProvenance } from "../../../src/settings/settings-provenance";
 import type { Provenance } from "../../../src/shared/settings";
 
 const layers = (d: JsonObject, a: JsonObject, p: JsonObject) => [

@@ -4,7 +4,7 @@ import {
   isCredentialHeader,
   redactSettings,
   SECRET_PLACEHOLDER,
-} from "../../../src/core/settings-secrets";
+} from "../../../src/settings/settings-secrets";
 
 describe("settings secrets", () => {
   it("moves apiKey out of providers and models entries into secret changes", () => {

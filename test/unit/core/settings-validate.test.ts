@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { issuesForTouchedKeys, validateLayer } from "../../../src/core/settings-validate";
+import { issuesForTouchedKeys, validateLayer } from "../../../src/settings/settings-validate";
 import { appSettingsShape, projectSettingsShape } from "../../../src/shared/settings";
 
 describe("settings validation", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { transcriptMessages } from "../../../src/core/transcript";
+import { transcriptMessages } from "../../../src/chat/transcript";
 import type { Message } from "../../../src/shared/chats";
 
 const message = (seq: number, role: Message["role"], content: string, extra: Partial<Message> = {}): Message => ({

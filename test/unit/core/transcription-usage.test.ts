@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { transcriptionUsage, upstreamTranscriptionUsage } from "../../../src/core/transcription-usage";
+import { transcriptionUsage, upstreamTranscriptionUsage } from "../../../src/dictation/transcription-usage";
 
 describe("transcription usage", () => {
   const pricing = { prompt: 0.000002, completion: 0.00001 };

@@ -6,7 +6,7 @@ import {
   trustRecord,
   trustSubject,
   withItems,
-} from "../../../src/core/trust-subject";
+} from "../../../src/projects/trust-subject";
 
 describe("trust subject", () => {
   const layer = {

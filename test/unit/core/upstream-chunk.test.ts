@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { interpretChunk } from "../../../src/core/upstream-chunk";
+import { interpretChunk } from "../../../src/gateway/upstream-chunk";
 
 describe("upstream chunk interpretation", () => {
   it("reads text, reasoning, finish and usage", () => {

@@ -6,8 +6,8 @@ import {
   missingVersionHint,
   upstreamMessage,
   withoutSecret,
-} from "../../../src/core/upstream-error";
-import { isRetryableFailure } from "../../../src/core/retry-policy";
+} from "../../../src/gateway/upstream-error";
+import { isRetryableFailure } from "../../../src/chat/retry-policy";
 
 describe("upstream error messages", () => {
   it("reads every error body shape OpenAI-style servers send", () => {

@@ -6,7 +6,7 @@ import {
   estimateCost,
   estimateUsage,
   normalizeUsage,
-} from "../../../src/core/usage";
+} from "../../../src/chat/usage";
 
 const pricing = { prompt: 0.000003, completion: 0.000015, input_cache_read: 0.0000003 };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ignoredDirsPatterns } from "../../../src/core/watch-ignore";
-import { SKIPPED_DIRS } from "../../../src/services/project-scan";
+import { ignoredDirsPatterns } from "../../../src/mentions/watch-ignore";
+import { SKIPPED_DIRS } from "../../../src/mentions/project-scan";
 
 // @parcel/watcher matches a RegExp ignore anywhere in the path relative to the watched folder, as
 // RegExp.test does: these tests use test().

@@ -6,7 +6,7 @@ import {
   isLoopbackHost,
   parseHostHeader,
   resolvedPath,
-} from "../../../src/core/request-path";
+} from "../../../src/platform/http/request-path";
 
 describe("access rules", () => {
   it("extracts the host name from Host headers with ports and IPv6 brackets", () => {

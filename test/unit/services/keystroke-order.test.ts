@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { KeystrokeOrder } from "../../../src/services/keystroke-order";
+import { KeystrokeOrder } from "../../../src/mentions/keystroke-order";
 
 describe("KeystrokeOrder: which of a client's searches are still wanted", () => {
   it("without seq, the last to arrive is the newest", () => {

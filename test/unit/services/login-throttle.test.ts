@@ -1,14 +1,14 @@
 // The login throttle's rules on a clock the test moves: attempts count before they are checked, per
 // client and for everyone together, and every lock and window ends after 10 minutes.
 import assert from "node:assert/strict";
-import { AppError } from "../../../src/core/app-error";
+import { AppError } from "../../../src/platform/app-error";
 import {
   LOCK_MS,
   LoginThrottle,
   MAX_FAILURES,
   MAX_GLOBAL_FAILURES,
   WINDOW_MS,
-} from "../../../src/services/login-throttle";
+} from "../../../src/access/login-throttle";
 
 function rateLimited(run: () => unknown): boolean {
   try {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { openDatabase, type Db } from "../../../src/store/db";
-import { AppKvRepo } from "../../../src/store/app-kv-repo";
-import { ProjectTrustRepo } from "../../../src/store/project-trust";
-import { ProjectTrust } from "../../../src/services/project-trust";
+import { openDatabase, type Db } from "../../../src/platform/db";
+import { AppKvRepo } from "../../../src/platform/app-kv-repo";
+import { ProjectTrustRepo } from "../../../src/projects/project-trust-repo";
+import { ProjectTrust } from "../../../src/projects/project-trust";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("project trust", () => {

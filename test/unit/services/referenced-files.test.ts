@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { checkRelativePath, fileMessageText } from "../../../src/services/referenced-files";
-import { audioFormat } from "../../../src/providers/gateway/transcription";
+import { checkRelativePath, fileMessageText } from "../../../src/chat/referenced-files";
+import { audioFormat } from "../../../src/gateway/transcription";
 
 describe("referenced path checks", () => {
   it("accepts and normalises paths inside the project", () => {

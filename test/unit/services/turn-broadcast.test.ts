@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ActiveTurns } from "../../../src/services/turn-broadcast";
+import { ActiveTurns } from "../../../src/chat/turn-broadcast";
 
 describe("turn broadcast", () => {
   it("is done when turn.end reaches its followers, so a stream closing on it does not cancel the finished turn", () => {

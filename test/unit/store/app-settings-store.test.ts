@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { openDatabase, type Db } from "../../../src/store/db";
-import { AppKvRepo } from "../../../src/store/app-kv-repo";
-import { AppSettingsStore, listQuarantinedAppSettings } from "../../../src/store/app-settings-store";
+import { openDatabase, type Db } from "../../../src/platform/db";
+import { AppKvRepo } from "../../../src/platform/app-kv-repo";
+import { AppSettingsStore, listQuarantinedAppSettings } from "../../../src/settings/app-settings-store";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("app settings store", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { removeStaleTemps, TEMP_SUFFIX, writeFileAtomic } from "../../../src/store/atomic-write";
+import { removeStaleTemps, TEMP_SUFFIX, writeFileAtomic } from "../../../src/platform/atomic-write";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("atomic file writes", () => {

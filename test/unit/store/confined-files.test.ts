@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ConfinementError, readConfined, removeConfined, writeConfined } from "../../../src/store/confined-files";
+import { ConfinementError, readConfined, removeConfined, writeConfined } from "../../../src/tools/confined-files";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("confined files", () => {

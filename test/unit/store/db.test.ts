@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { migrate, openDatabase, schemaVersion } from "../../../src/store/db";
-import { MIGRATIONS } from "../../../src/store/migrations";
-import { openSqlite } from "../../../src/store/sqlite-binding";
+import { migrate, openDatabase, schemaVersion } from "../../../src/platform/db";
+import { MIGRATIONS } from "../../../src/platform/migrations";
+import { openSqlite } from "../../../src/platform/sqlite-binding";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("app database", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { readProjectFile, writeProjectFile } from "../../../src/store/project-file";
+import { readProjectFile, writeProjectFile } from "../../../src/settings/project-file";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("project settings file", () => {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { openDatabase, type Db } from "../../../src/store/db";
-import { ProjectsRepo } from "../../../src/store/projects-repo";
-import { ProjectSettingsRepo } from "../../../src/store/project-settings-repo";
-import { SessionsRepo, hashSessionId } from "../../../src/store/sessions-repo";
-import { McpToolCacheRepo } from "../../../src/store/mcp-tool-cache-repo";
-import { RecentModelsRepo } from "../../../src/store/recent-models-repo";
-import { AppKvRepo } from "../../../src/store/app-kv-repo";
+import { openDatabase, type Db } from "../../../src/platform/db";
+import { ProjectsRepo } from "../../../src/projects/projects-repo";
+import { ProjectSettingsRepo } from "../../../src/settings/project-settings-repo";
+import { SessionsRepo, hashSessionId } from "../../../src/access/sessions-repo";
+import { McpToolCacheRepo } from "../../../src/tools/mcp/tool-cache-repo";
+import { RecentModelsRepo } from "../../../src/chat/recent-models-repo";
+import { AppKvRepo } from "../../../src/platform/app-kv-repo";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("repositories", () => {

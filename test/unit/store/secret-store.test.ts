@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { FileSecretStore } from "../../../src/store/secret-store";
+import { FileSecretStore } from "../../../src/settings/secret-store";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("file secret store", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { TempJournal } from "../../../src/store/temp-journal";
+import { TempJournal } from "../../../src/platform/temp-journal";
 import { makeTempDir, removeDir } from "../../helpers/temp";
 
 describe("temp journal", () => {

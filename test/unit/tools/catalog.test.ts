@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ToolCatalog } from "../../../src/tools/catalog";
 import { NATIVE_TOOLS } from "../../../src/tools/native-tools";
-import type { CachedTools, McpToolCacheRepo } from "../../../src/store/mcp-tool-cache-repo";
+import type { CachedTools, McpToolCacheRepo } from "../../../src/tools/mcp/tool-cache-repo";
 
 const cache = (rows: Omit<CachedTools, "cacheKey" | "fetchedAt">[]) =>
   ({

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { normalizePreset } from "../../../src/tools/preset";
-import { effectiveChat, type ProjectGate } from "../../../src/tools/effective-chat";
+import { normalizePreset } from "../../../src/prompts/preset";
+import { effectiveChat, type ProjectGate } from "../../../src/chat/effective-chat";
 import { NATIVE_TOOLS } from "../../../src/tools/native-tools";
-import { readFrontMatter } from "../../../src/core/front-matter";
-import { titleFromContent } from "../../../src/services/prompt-service";
+import { readFrontMatter } from "../../../src/platform/front-matter";
+import { titleFromContent } from "../../../src/prompts/prompt-service";
 import { readIcon } from "../../../src/shared/prompts";
 
 const knownMcp = (name: string) => name === "mcp__fs__read";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fetchCredits } from "../../../../src/providers/gateway/credits";
-import { UpstreamError } from "../../../../src/providers/gateway/http";
+import { fetchCredits } from "../../../../src/gateway/credits";
+import { UpstreamError } from "../../../../src/gateway/http";
 import type { Credits } from "../../../../src/shared/gateway";
 import { connection, openGatewayDouble, type GatewayDouble } from "./gateway-double";
 

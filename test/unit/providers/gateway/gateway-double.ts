@@ -1,9 +1,9 @@
 // An in-memory gateway for the gateway client's unit tests: undici's MockAgent answers the requests
 // the client sends through its own keep-alive pool, so nothing listens and nothing leaves the process.
-// The client keeps its pool private (src/providers/gateway/http.ts), so while a double is open every
+// The client keeps its pool private (src/gateway/http.ts), so while a double is open every
 // undici Agent dispatches through the mock; close() puts that back and drops the client's pool.
 import { Agent, MockAgent, type Dispatcher } from "undici";
-import { closeGatewayDispatcher, type GatewayConnection } from "../../../../src/providers/gateway/http";
+import { closeGatewayDispatcher, type GatewayConnection } from "../../../../src/gateway/http";
 
 export const ORIGIN = "http://gateway.test";
 export const KEY = "sk-unit-test-key-0123456789";

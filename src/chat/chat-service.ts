@@ -1,0 +1,132 @@
+// Chats: create, read with transcript and usage totals, change, delete. The rules of a chat's prompt
+// live here, so the HTTP route and the VS Code commands hit the same ones.
+import { addToTotals, emptyTotals } from "./usage";
+import { invalid, notFound } from "../platform/app-error";
+import { plainTitle } from "./chat-title";
+import type { Chat, CreateChatBody, Message, PatchChatBody } from "../shared/chats";
+import type { UsageTotals } from "../shared/usage";
+import type { ChatsRepo } from "./chats-repo";
+import type { MessagesRepo } from "./messages-repo";
+import type { ProjectRow } from "../projects/projects-repo";
+import type { EventBus } from "../platform/event-bus";
+import type { ChatPrompt } from "../prompts/prompt-service";
+import type { ProjectSnapshot } from "../projects/project-snapshot";
+
+export const DEFAULT_CHAT_TITLE = "New chat";
+
+/** How a chat finds its prompt: the project's own first, then the app's. */
+export type PromptLookup = {
+  snapshot(project: ProjectRow): Promise<ProjectSnapshot>;
+  /** A saved prompt, or a built-in profile (the default prompt style names one). */
+  find(snapshot: ProjectSnapshot, id: string): ChatPrompt | undefined;
+};
+
+export class ChatService {
+  constructor(
+    private readonly chats: ChatsRepo,
+    private readonly messages: MessagesRepo,
+    private readonly events: EventBus,
+    private readonly prompts: PromptLookup,
+  ) {}
+
+  list(projectId: string): Chat[] {
+    return this.chats.listByProject(projectId);
+  }
+
+  /**
+   * A new chat; a `promptId` must name a prompt of the project or the app (400 otherwise). Without
+   * one it takes the default prompt style's profile; `promptId: null` asks for no prompt.
+   */
+  async create(project: ProjectRow, body: CreateChatBody): Promise<Chat> {
+    const prompt =
+      body.promptId === undefined || body.promptId === null
+        ? undefined
+        : await this.requirePrompt(project, body.promptId);
+    // A chat started with a project-card prompt remembers it, so its row can show the prompt's icon.
+    const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
+    const modelId = body.modelId ?? (await this.defaultModel(project));
+    const promptId = body.promptId === undefined ? await this.defaultStyle(project, body.agent) : body.promptId;
+    const chat = this.chats.create({
+      ...body,
+      promptId,
+      ...(modelId ? { modelId } : {}),
+      projectId: project.id,
+      title: body.title ?? DEFAULT_CHAT_TITLE,
+      cardPromptId,
+    });
+    this.changed(chat);
+    return chat;
+  }
+
+  get(id: string): Chat {
+    const chat = this.chats.byId(id);
+    if (!chat) throw notFound(`no chat with id ${id}`);
+    return chat;
+  }
+
+  withMessages(id: string): Chat & { messages: Message[]; usage: UsageTotals } {
+    const chat = this.get(id);
+    const messages = this.messages.listByChat(id);
+    const usage = messages.reduce((totals, m) => (m.usage ? addToTotals(totals, m.usage) : totals), emptyTotals());
+    return { ...chat, messages, usage };
+  }
+
+  async update(id: string, body: PatchChatBody, project: ProjectRow): Promise<Chat> {
+    this.get(id);
+    if (typeof body.promptId === "string") await this.requirePrompt(project, body.promptId);
+    const chat = this.chats.update(id, body)!;
+    this.changed(chat);
+    return chat;
+  }
+
+  delete(id: string): void {
+    const chat = this.get(id);
+    this.chats.delete(id);
+    this.changed(chat);
+  }
+
+  /** The title an untitled chat takes from its first message, as people expect from a chat list. */
+  titleFor(chat: Chat, content: string): string | undefined {
+    if (chat.title !== DEFAULT_CHAT_TITLE) return undefined;
+    return plainTitle(content);
+  }
+
+  /**
+   * The model a new chat starts with when it names none: the one last used in the project, else the
+   * project's first `models` entry, else the default model of the settings, so a first send just works.
+   */
+  private async defaultModel(project: ProjectRow): Promise<string | undefined> {
+    const recent = this.chats.listByProject(project.id).find((chat) => chat.modelId)?.modelId;
+    if (recent) return recent;
+    const snapshot = await this.prompts.snapshot(project);
+    const own = snapshot.layer.value.models;
+    const first = Array.isArray(own)
+      ? own.find((m): m is { id: string } => typeof (m as { id?: unknown })?.id === "string")
+      : undefined;
+    return first?.id ?? snapshot.settings.defaultModel;
+  }
+
+  /**
+   * The built-in profile of the default prompt style (Settings, Chat defaults), or null for `none`.
+   * A chat whose agent (its own or the project's default) brings a prompt keeps that one: a chat-level
+   * `promptId` would override it.
+   */
+  private async defaultStyle(project: ProjectRow, agentName: string | undefined): Promise<string | null> {
+    const snapshot = await this.prompts.snapshot(project);
+    const style = snapshot.settings.chat?.defaultPromptStyle;
+    if (!style || style === "none") return null;
+    const name = agentName ?? snapshot.settings.defaultAgent;
+    if (name && snapshot.agents.agents.find((a) => a.name === name)?.promptId) return null;
+    return this.prompts.find(snapshot, style) ? style : null;
+  }
+
+  private async requirePrompt(project: ProjectRow, id: string): Promise<ChatPrompt> {
+    const prompt = this.prompts.find(await this.prompts.snapshot(project), id);
+    if (!prompt) throw invalid(`no prompt with id "${id}" in this project or the app`);
+    return prompt;
+  }
+
+  changed(chat: Chat): void {
+    this.events.publish({ type: "chats.changed", data: { projectId: chat.projectId, chatId: chat.id } });
+  }
+}

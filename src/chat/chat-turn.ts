@@ -1,0 +1,341 @@
+// One chat turn, as the spec's stream route and the contract's agent loop (6.3) describe it: hydrate
+// the model with its provider connection, build the upstream messages (system prompt first, referenced
+// files as user messages), then stream steps: each step's tool calls run (gated, approved, confined)
+// and their results go back up, until a step calls no tool, the step limit or the budget is reached,
+// the user cancels, or the upstream fails. Everything is forwarded as numbered events and stored.
+import type { ToolEnvironment } from "./tool-environment";
+import type { Subagents } from "./subagents";
+import { realpathSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import type { ResolvedSettings } from "../shared/settings";
+import { conflict, invalid } from "../platform/app-error";
+import { messageStatusFor } from "./finish-reason";
+import { transcriptMessages } from "./transcript";
+import type { Chat, StreamBody } from "../shared/chats";
+import type { StreamEvent } from "../shared/stream-events";
+import type { UpstreamMessage } from "../gateway/chat-completions";
+import type { ChatsRepo } from "./chats-repo";
+import { newMessageId, type MessagesRepo, type NewMessage } from "./messages-repo";
+import type { ProjectRow } from "../projects/projects-repo";
+import type { RecentModelsRepo } from "./recent-models-repo";
+import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
+import type { McpManager } from "../tools/mcp/manager";
+import { runAgentLoop } from "./agent-loop";
+import type { ChatService } from "./chat-service";
+import type { ConnectionResolver, ResolvedConnection } from "../gateway/connection-resolver";
+import type { ModelCatalog } from "../gateway/model-catalog";
+import type { ProjectSnapshot } from "../projects/project-snapshot";
+import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
+import type { SettingsService } from "../settings/settings-service";
+import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
+import type { Logger } from "../platform/logger";
+
+/** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
+export type TurnContext = {
+  systemMessages: UpstreamMessage[];
+  receipt?: Record<string, unknown>;
+  requestExtras?: Record<string, unknown>;
+  /** The turn's effective tool set (allowlist, preset, then the gates; `off` removed). */
+  tools?: string[];
+  /** What the project's MCP servers say about their tools (for the upstream tool list). */
+  mcpTools?: OfferableMcpTool[];
+};
+export interface TurnContextProvider {
+  build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext>;
+}
+
+export type ChatTurnDeps = {
+  chats: ChatsRepo;
+  messages: MessagesRepo;
+  chatService: ChatService;
+  settings: SettingsService;
+  connections: ConnectionResolver;
+  catalog: ModelCatalog;
+  recentModels: RecentModelsRepo;
+  turns: ActiveTurns;
+  log: Logger;
+  context?: TurnContextProvider;
+  /** Runs the writes that open a turn as one transaction. */
+  transaction: <T>(work: () => T) => T;
+  /** Base of the exponential backoff between retries (tests shorten it). */
+  retryBaseMs?: number;
+  mcp?: McpManager;
+  tools: ToolEnvironment;
+  subagents: Subagents;
+};
+
+export type PreparedTurn = {
+  chat: Chat;
+  project: ProjectRow;
+  /** The project's real path, where tools run. */
+  root: string;
+  snapshot: ProjectSnapshot;
+  settings: ResolvedSettings;
+  resolved: ResolvedConnection;
+  files: ReferencedFile[];
+  context: TurnContext;
+  content: string;
+};
+
+const busyChat = () => conflict("this chat is already answering; cancel it or wait");
+
+/** A turn's id and its (first) assistant message's id, known before anything is stored. */
+type TurnIds = { turnId: string; assistantId: string };
+
+/** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
+function userTurnRows(prepared: PreparedTurn): NewMessage[] {
+  const { files } = prepared;
+  return [
+    ...files.map((file): NewMessage => ({
+      role: "user",
+      content: fileMessageText(file),
+      status: "complete",
+      meta: { kind: "file", path: file.path },
+    })),
+    {
+      role: "user",
+      content: prepared.content,
+      status: "complete",
+      meta: files.length > 0 ? { referencedPaths: files.map((f) => f.path) } : null,
+    },
+  ];
+}
+
+export class ChatTurns {
+  constructor(private readonly deps: ChatTurnDeps) {}
+
+  /** Everything that can be refused before anything is stored or sent (400/404/409). */
+  async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    // One read of the project serves the whole turn: settings, prompt, agent.
+    const snapshot = await this.deps.settings.snapshot(project);
+    const settings = snapshot.settings;
+    // MCP servers start on first need; until they are up, their cached tools are offered.
+    this.deps.mcp?.ensure(snapshot);
+    const modelId = body.modelId ?? chat.modelId ?? settings.defaultModel;
+    if (!modelId) throw invalid("choose a model for this chat first");
+    // Independent lookups at once: they stand between the user's Enter and the first token.
+    const [resolved, files, context] = await Promise.all([
+      this.deps.connections.forModel(settings, modelId),
+      readReferencedFiles(project.dir, body.referencedPaths ?? []),
+      this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+    ]);
+    // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
+    return {
+      chat,
+      project,
+      snapshot,
+      root: realpathSync.native(project.dir),
+      settings,
+      resolved,
+      files,
+      context,
+      content: body.content,
+    };
+  }
+
+  /**
+   * Registers the live turn, sends its first upstream request, stores the user's message, and runs
+   * the turn to its end in the background. The store waits until the request has left: undici
+   * writes a request on a reused connection in the event loop's next check phase (it first lets
+   * the connection report anything pending), so every synchronous step taken after dispatching
+   * delays the request. Stored from an immediate queued after undici's, the message is written
+   * while the gateway works, and before the answer can be read (a later poll phase). The loop's
+   * hooks store it first if they ever come sooner, so nothing is updated before it exists.
+   */
+  start(prepared: PreparedTurn): TurnBroadcast {
+    const { chat } = prepared;
+    // Checked again: two messages sent at once both passed `prepare`, which waits on files.
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    const turn: TurnIds = { turnId: `t_${randomBytes(6).toString("base64url")}`, assistantId: newMessageId() };
+    const userRows = userTurnRows(prepared);
+    // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
+    // the turn is registered: a failure here must not leave the chat "already answering".
+    const messages = [
+      ...prepared.context.systemMessages,
+      ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows]),
+    ];
+    const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
+    let stored = false;
+    const storeTurn = () => {
+      if (stored) return;
+      stored = true;
+      this.deps.transaction(() => this.storeUserTurn(prepared, userRows, turn.assistantId));
+      this.deps.chatService.changed(chat);
+    };
+    broadcast.emit({
+      event: "turn.start",
+      data: {
+        turnId: turn.turnId,
+        messageId: turn.assistantId,
+        model: prepared.resolved.modelId,
+        ...(prepared.context.receipt ? { context: prepared.context.receipt } : {}),
+      },
+    });
+    const running = this.run(prepared, turn, messages, broadcast, controller.signal, storeTurn);
+    setImmediate(() => {
+      try {
+        storeTurn();
+      } catch (error) {
+        // Nothing of the turn was kept: it is called back, and the user is told.
+        this.deps.log.error(`cannot store a chat turn: ${(error as Error).message}`);
+        broadcast.emit({
+          event: "error",
+          data: { code: "internal", message: "Parley could not save this message; send it again", retryable: true },
+        });
+        controller.abort();
+      }
+    });
+
+    void running
+      .catch((error) => {
+        this.deps.log.error(`turn failed unexpectedly: ${(error as Error).stack ?? String(error)}`);
+        if (!broadcast.done) {
+          broadcast.emit({
+            event: "error",
+            data: { code: "internal", message: "Parley hit an unexpected error", retryable: true },
+          });
+          broadcast.emit({ event: "turn.end", data: { turnId: turn.turnId, finishReason: "error" } });
+        }
+      })
+      .finally(() => {
+        this.deps.chats.setLastEventId(chat.id, broadcast.lastId);
+        this.deps.turns.finish(chat.id);
+        this.deps.chatService.changed(chat);
+      });
+    return broadcast;
+  }
+
+  /** This turn's referenced files, the user message, and the empty assistant message to stream into. */
+  private storeUserTurn(prepared: PreparedTurn, userRows: NewMessage[], assistantId: string): void {
+    const { chat, resolved } = prepared;
+    for (const row of userRows) this.deps.messages.append(chat.id, row);
+    const title = this.deps.chatService.titleFor(chat, prepared.content);
+    this.deps.chats.update(chat.id, { modelId: resolved.modelId, ...(title ? { title } : {}) });
+    this.deps.recentModels.touch(resolved.providerId, resolved.modelId);
+    this.deps.messages.append(
+      chat.id,
+      { role: "assistant", content: "", status: "streaming", modelId: resolved.modelId },
+      assistantId,
+    );
+  }
+
+  /** Streams the turn's steps; `start` has emitted `turn.start`. */
+  private async run(
+    prepared: PreparedTurn,
+    turn: TurnIds,
+    messages: UpstreamMessage[],
+    broadcast: TurnBroadcast,
+    signal: AbortSignal,
+    storeTurn: () => void,
+  ): Promise<void> {
+    const { chat, settings, resolved, context } = prepared;
+    const { turnId } = turn;
+    const emit = (event: StreamEvent) => broadcast.emit(event);
+    // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
+    this.deps.catalog.warm("text", resolved.connection);
+    // Every hook that writes stores the user's turn first (see `start`); the first step's start writes nothing.
+    let stepMessageId = turn.assistantId;
+    let stepOpen = true;
+    const result = await runAgentLoop({
+      resolved,
+      messages,
+      // `subagent` is offered when the project defines agents to hand work to.
+      tools: offeredTools(
+        context.tools ?? [],
+        prepared.snapshot.gates,
+        context.mcpTools,
+        prepared.snapshot.agents.agents.length > 0,
+      ),
+      requestExtras: context.requestExtras,
+      settings,
+      retryBaseMs: this.deps.retryBaseMs ?? 500,
+      signal,
+      emit,
+      toolContext: this.deps.tools.context({
+        chatId: chat.id,
+        snapshot: prepared.snapshot,
+        root: prepared.root,
+        turnId,
+        signal,
+        emit,
+        tools: context.tools ?? [],
+        runSubagent: (args, callId, callSignal) =>
+          this.deps.subagents.run({
+            snapshot: prepared.snapshot,
+            chat,
+            root: prepared.root,
+            agent: args.agent,
+            task: args.task,
+            callId,
+            turnId,
+            signal: callSignal,
+            emit,
+          }),
+      }),
+      callIdPrefix: `call_${turnId}`,
+      hooks: {
+        beforeStep: (step) => {
+          if (step === 0) return;
+          storeTurn();
+          stepMessageId = this.deps.messages.append(chat.id, {
+            role: "assistant",
+            content: "",
+            status: "streaming",
+            modelId: resolved.modelId,
+          }).id;
+          stepOpen = true;
+        },
+        // The turn's usage sum lives on its last assistant message, so chat totals count each turn once.
+        stepDone: (outcome, total, last) => {
+          // A turn that never got an answer is not billed, nor counted in the chat's totals.
+          const unanswered = total.totalTokens === 0 && outcome.error !== undefined;
+          storeTurn();
+          this.deps.messages.update(stepMessageId, {
+            content: outcome.text,
+            status: messageStatusFor(outcome.finishReason, outcome.error !== undefined),
+            usage: last && !unanswered ? total : null,
+            meta: {
+              turnId,
+              finishReason: outcome.finishReason,
+              ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
+              ...(outcome.error ? { error: outcome.error } : {}),
+              ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
+            },
+          });
+          stepOpen = false;
+        },
+        toolDone: (call, outcome, content) => {
+          storeTurn();
+          this.deps.messages.append(chat.id, {
+            role: "tool",
+            content,
+            status: "complete",
+            meta: {
+              turnId,
+              callId: call.id,
+              name: call.name,
+              ok: outcome.ok,
+              arguments: outcome.arguments,
+              ...(outcome.diff ? { diff: outcome.diff } : {}),
+            },
+          });
+        },
+        stopped: (stop, total) => {
+          const error = {
+            content: "",
+            status: "error" as const,
+            usage: total ?? null,
+            meta: { turnId, finishReason: "error", error: { message: stop.message, retryable: false } },
+          };
+          storeTurn();
+          if (stepOpen) this.deps.messages.update(stepMessageId, error);
+          else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
+        },
+        usageOf: (outcome, sent) =>
+          this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
+      },
+    });
+    emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
+  }
+}

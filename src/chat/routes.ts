@@ -1,0 +1,82 @@
+// Chats: CRUD, the streaming turn, following a live turn from another UI, and cancel.
+import type { Router } from "express";
+import { routeRouter } from "../platform/http/router";
+import type { ChatService } from "./chat-service";
+import type { ChatTurns } from "./chat-turn";
+import type { ProjectRegistry } from "../projects/project-registry";
+import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
+import { created, route, streamRoute } from "../platform/http/define-route";
+import { openSse, type SseChannel, type SseRegistry } from "../platform/http/sse";
+
+export type ChatRoutesDeps = {
+  projects: ProjectRegistry;
+  chatService: ChatService;
+  chatTurns: ChatTurns;
+  activeTurns: ActiveTurns;
+};
+
+function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
+  return broadcast.follow(afterId, (event) => {
+    channel.send(event.event, event.data, event.id);
+    if (event.event === "turn.end") channel.close();
+  });
+}
+
+export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
+  const router = routeRouter();
+
+  route(router, "GET /api/projects/:id/chats", ({ params }) => deps.chatService.list(deps.projects.byId(params.id).id));
+
+  route(router, "POST /api/projects/:id/chats", async ({ params, body }) =>
+    created(await deps.chatService.create(deps.projects.byId(params.id), body)),
+  );
+
+  route(router, "GET /api/chats/:id", ({ params }) => deps.chatService.withMessages(params.id));
+
+  route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
+    const chat = deps.chatService.get(params.id);
+    return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId));
+  });
+
+  route(router, "DELETE /api/chats/:id", ({ params }) => {
+    deps.activeTurns.cancel(params.id);
+    deps.chatService.delete(params.id);
+  });
+
+  streamRoute(router, "POST /api/chats/:id/messages/stream", async ({ params, body, req, res }) => {
+    const chat = deps.chatService.get(params.id);
+    const prepared = await deps.chatTurns.prepare(chat, deps.projects.byId(chat.projectId), body);
+    const broadcast = deps.chatTurns.start(prepared);
+    // The upstream request is written in the event loop's next check phase (see ChatTurns.start);
+    // the client's answer opens right after it, so the two writes do not add up before the first
+    // token. Nothing is missed: the stream replays the turn from its first event.
+    setImmediate(() => {
+      // A client that goes away cancels its turn at once: the upstream request is aborted.
+      const channel = openSse(req, res, streams, () => {
+        if (!broadcast.done) deps.activeTurns.cancel(chat.id);
+      });
+      pipe(broadcast, channel, 0);
+    });
+  });
+
+  /** Replays and follows the chat's current (or just finished) turn after Last-Event-ID. */
+  streamRoute(router, "GET /api/chats/:id/stream", ({ params, query, req, res }) => {
+    deps.chatService.get(params.id);
+    const broadcast = deps.activeTurns.latest(params.id);
+    if (!broadcast) {
+      res.status(204).end();
+      return;
+    }
+    const after = Number(req.headers["last-event-id"] ?? query.after ?? 0);
+    let unsubscribe = () => {};
+    const channel = openSse(req, res, streams, () => unsubscribe());
+    unsubscribe = pipe(broadcast, channel, Number.isFinite(after) ? after : 0);
+  });
+
+  route(router, "POST /api/chats/:id/cancel", ({ params }) => {
+    deps.chatService.get(params.id);
+    deps.activeTurns.cancel(params.id);
+  });
+
+  return router;
+}

@@ -1,0 +1,109 @@
+// What tools run with, wherever they are called from (a chat turn, a subagent, a direct dispatch):
+// the project and its gates, approvals and answers, checkpoints of writes, MCP, and the usage of the
+// steps a loop takes. One place, so every entry point applies the same rules.
+import type { UpstreamMessage } from "./transcript";
+import { modelEntries, userPricing } from "../gateway/model-entries";
+import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "./usage";
+import type { StreamEvent } from "../shared/stream-events";
+import type { Usage } from "../shared/usage";
+import type { CheckpointsRepo } from "./checkpoints-repo";
+import type { PendingInteractions } from "../tools/interactions";
+import type { McpManager } from "../tools/mcp/manager";
+import type { SubagentRunner, ToolRunContext } from "../tools/tool-runner";
+import type { ConnectionResolver, ResolvedConnection } from "../gateway/connection-resolver";
+import type { Logger } from "../platform/logger";
+import type { ModelCatalog } from "../gateway/model-catalog";
+import type { ProjectSnapshot } from "../projects/project-snapshot";
+import type { SettingsService } from "../settings/settings-service";
+import type { StepOutcome } from "./upstream-step";
+
+export type ToolEnvironmentDeps = {
+  settings: SettingsService;
+  connections: ConnectionResolver;
+  catalog: ModelCatalog;
+  interactions: PendingInteractions;
+  checkpoints: CheckpointsRepo;
+  mcp?: McpManager;
+  log: Logger;
+  retryBaseMs?: number;
+};
+
+export type ToolContextParams = {
+  chatId: string;
+  snapshot: ProjectSnapshot;
+  /** The project's real path. */
+  root: string;
+  turnId: string;
+  signal: AbortSignal;
+  emit: (event: StreamEvent) => void;
+  tools: Iterable<string>;
+  parentCallId?: string;
+  runSubagent?: SubagentRunner;
+};
+
+export class ToolEnvironment {
+  constructor(readonly deps: ToolEnvironmentDeps) {}
+
+  get retryBaseMs(): number {
+    return this.deps.retryBaseMs ?? 500;
+  }
+
+  context(params: ToolContextParams): ToolRunContext {
+    const { snapshot, chatId, turnId } = params;
+    const mcp = this.deps.mcp;
+    return {
+      chatId,
+      root: params.root,
+      signal: params.signal,
+      tools: new Set(params.tools),
+      gates: snapshot.gates,
+      emit: params.emit,
+      interactions: this.deps.interactions,
+      recordWrite: (path, before, after) => this.deps.checkpoints.record(turnId, chatId, path, before, after),
+      rememberAllow: async (name) => {
+        await this.deps.settings.patchProject(snapshot.project, { toolGates: { [name]: "allow" } });
+      },
+      logError: (line) => this.deps.log.error(line),
+      ...(params.parentCallId ? { parentCallId: params.parentCallId } : {}),
+      ...(params.runSubagent ? { runSubagent: params.runSubagent } : {}),
+      ...(mcp
+        ? {
+            mcpCall: (name: string, args: unknown, callSignal: AbortSignal) =>
+              mcp.call(snapshot, name, args, callSignal),
+            mcpValidate: (name: string, args: unknown) => mcp.validate(snapshot, name, args),
+          }
+        : {}),
+    };
+  }
+
+  pricing(snapshot: ProjectSnapshot, resolved: ResolvedConnection): Pricing | undefined {
+    const catalog = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as
+      Pricing | undefined;
+    return effectivePricing(userPricing(modelEntries(snapshot.settings), resolved.modelId), catalog);
+  }
+
+  /** A step's usage as the server reported it (clamped), or estimated when it sent none. */
+  stepUsage(outcome: StepOutcome, messages: UpstreamMessage[], pricing: Pricing | undefined): Usage {
+    // A request that failed before anything came back (unreachable, refused) cost nothing.
+    if (!outcome.usage && outcome.error && !outcome.text && outcome.toolCalls.length === 0) {
+      return {
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+        cost: 0,
+        costSource: "estimate",
+      };
+    }
+    if (outcome.usage) {
+      return normalizeUsage(outcome.usage, pricing, (field, value) =>
+        this.deps.log.warn(`the gateway reported an out-of-range ${field} (${String(value).slice(0, 40)}); clamped`),
+      );
+    }
+    const sent = messages
+      .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+      .join("\n");
+    return estimateUsage(sent, outcome.text + outcome.toolCalls.map((c) => c.arguments).join(""), pricing);
+  }
+}

@@ -1,0 +1,65 @@
+// What a turn sends besides the transcript. The prompt: the chat's `promptId`, else the selected
+// agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
+// the project gate has the last word, and agent files and skills are injected when it allows.
+import type { OfferableMcpTool } from "../tools/offered-tools";
+import { effectiveChat } from "./effective-chat";
+import { NATIVE_TOOLS } from "../tools/native-tools";
+import type { Chat } from "../shared/chats";
+import type { UpstreamMessage } from "../gateway/chat-completions";
+import type { TurnContext, TurnContextProvider } from "./chat-turn";
+import { agentFilesMessage, readAgentFiles, scanSkills, skillsMessage } from "../prompts/instruction-files";
+import type { ProjectSnapshot } from "../projects/project-snapshot";
+import type { PromptService } from "../prompts/prompt-service";
+
+export class PromptTurnContext implements TurnContextProvider {
+  constructor(
+    private readonly prompts: PromptService,
+    /** The MCP tools the project's servers offer (none without a manager). */
+    private readonly mcpTools: (snapshot: ProjectSnapshot) => OfferableMcpTool[] = () => [],
+  ) {}
+
+  async build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext> {
+    const { project, settings } = snapshot;
+    const mcpTools = this.mcpTools(snapshot);
+    // Every tool the project offers: native tools and the MCP tools of its servers.
+    const projectTools = [...NATIVE_TOOLS.map((t) => t.name), ...mcpTools.map((t) => t.id)];
+    const agentName = chat.agent ?? settings.defaultAgent;
+    const agent = agentName ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
+    const promptId = chat.promptId ?? agent?.promptId;
+    const prompt = promptId ? this.prompts.resolve(snapshot, promptId) : undefined;
+
+    const effective = effectiveChat(
+      { tools: chat.tools, agentFiles: chat.agentFiles, skills: chat.skills },
+      prompt?.preset ?? null,
+      {
+        gates: snapshot.gates,
+        agentFiles: settings.agentFiles !== false,
+        skills: settings.skills !== false,
+      },
+      projectTools,
+    );
+
+    const systemMessages: UpstreamMessage[] = [];
+    if (prompt) systemMessages.push({ role: "system", content: prompt.content });
+    const agentFileNames = settings.agentFileNames ?? ["AGENTS.md"];
+    const [agentFiles, skills] = await Promise.all([
+      effective.agentFiles ? readAgentFiles(project.dir, agentFileNames) : [],
+      effective.skills ? scanSkills(project.dir) : [],
+    ]);
+    if (agentFiles.length > 0) systemMessages.push({ role: "system", content: agentFilesMessage(agentFiles) });
+    if (skills.length > 0) systemMessages.push({ role: "system", content: skillsMessage(skills) });
+
+    return {
+      systemMessages,
+      tools: effective.tools,
+      mcpTools,
+      receipt: {
+        prompt: prompt ? { id: prompt.id, scope: prompt.scope, title: prompt.title } : null,
+        agent: agent?.name ?? null,
+        tools: effective.tools,
+        agentFiles: agentFiles.map((f) => f.path),
+        skills: skills.map((s) => s.name),
+      },
+    };
+  }
+}
