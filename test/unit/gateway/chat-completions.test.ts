@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { streamChatCompletion, type ChatCompletionBody } from "../../../../src/gateway/chat-completions";
-import { StreamDroppedError, UpstreamError } from "../../../../src/gateway/http";
-import type { ChunkPart } from "../../../../src/gateway/upstream-chunk";
+import { streamChatCompletion, type ChatCompletionBody } from "../../../src/gateway/chat-completions";
+import { StreamDroppedError, UpstreamError } from "../../../src/gateway/http";
+import type { ChunkPart } from "../../../src/gateway/upstream-chunk";
 import { connection, KEY, openGatewayDouble, sse, type GatewayDouble } from "./gateway-double";
 
 const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({

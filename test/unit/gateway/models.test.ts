@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fetchModels, modelsPath, normalizeModel } from "../../../../src/gateway/models";
-import { UpstreamError } from "../../../../src/gateway/http";
+import { fetchModels, modelsPath, normalizeModel } from "../../../src/gateway/models";
+import { UpstreamError } from "../../../src/gateway/http";
 import { connection, openGatewayDouble, type GatewayDouble } from "./gateway-double";
 
 describe("gateway client: the model list", () => {

@@ -3,7 +3,7 @@
 // The client keeps its pool private (src/gateway/http.ts), so while a double is open every
 // undici Agent dispatches through the mock; close() puts that back and drops the client's pool.
 import { Agent, MockAgent, type Dispatcher } from "undici";
-import { closeGatewayDispatcher, type GatewayConnection } from "../../../../src/gateway/http";
+import { closeGatewayDispatcher, type GatewayConnection } from "../../../src/gateway/http";
 
 export const ORIGIN = "http://gateway.test";
 export const KEY = "sk-unit-test-key-0123456789";

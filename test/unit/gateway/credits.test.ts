@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { fetchCredits } from "../../../../src/gateway/credits";
-import { UpstreamError } from "../../../../src/gateway/http";
-import type { Credits } from "../../../../src/shared/gateway";
+import { fetchCredits } from "../../../src/gateway/credits";
+import { UpstreamError } from "../../../src/gateway/http";
+import type { Credits } from "../../../src/shared/gateway";
 import { connection, openGatewayDouble, type GatewayDouble } from "./gateway-double";
 
 describe("gateway client: credits", () => {

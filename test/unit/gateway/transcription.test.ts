@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { audioFormat, transcribeMultipart, transcribeWithChat } from "../../../../src/gateway/transcription";
-import { UpstreamError } from "../../../../src/gateway/http";
+import { audioFormat, transcribeMultipart, transcribeWithChat } from "../../../src/gateway/transcription";
+import { UpstreamError } from "../../../src/gateway/http";
 import { connection, openGatewayDouble, type GatewayDouble } from "./gateway-double";
 
 describe("gateway client: speech to text", () => {

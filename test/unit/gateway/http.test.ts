@@ -6,7 +6,7 @@ import {
   readJson,
   upstreamFailure,
   UpstreamError,
-} from "../../../../src/gateway/http";
+} from "../../../src/gateway/http";
 import { connection, KEY, openGatewayDouble, type GatewayDouble } from "./gateway-double";
 
 describe("gateway client: HTTP and its errors", () => {
