@@ -104,7 +104,7 @@ describe("attack: a hard link to a file outside the project", function () {
     root = path.join(base, "project");
     fs.mkdirSync(path.join(root, "node_modules", "pkg"), { recursive: true });
     secret = path.join(base, "id_ed25519");
-    fs.writeFileSync(secret, "-----BEGIN OPENSSH PRIVATE KEY----- hunter2\n");
+    fs.writeFileSync(secret, "not a real key: hunter2\n");
     fs.linkSync(secret, path.join(root, "innocent.txt"));
     const store = path.join(base, "store-file.js");
     fs.writeFileSync(store, "module.exports = 42; // hunter3\n");
@@ -131,7 +131,7 @@ describe("attack: a hard link to a file outside the project", function () {
     );
     const found = await runFileTool({ action: "search", pattern: "hunter" }, { root });
     assert.doesNotMatch(String(found), /hunter2/);
-    assert.equal(fs.readFileSync(secret, "utf8"), "-----BEGIN OPENSSH PRIVATE KEY----- hunter2\n");
+    assert.equal(fs.readFileSync(secret, "utf8"), "not a real key: hunter2\n");
   });
 
   it("reads hard-linked files in dependency folders, where package managers put them", async () => {
