@@ -217,11 +217,12 @@ export const noContent = z.undefined();
  * body optional; without `body`, whatever is sent is ignored. `created`: the route answers 201 when
  * it creates what it names (its handler says when); a `noContent` response answers 204.
  */
-export type RouteSpec = { query?: z.ZodType; body?: z.ZodType; response: z.ZodType; created?: true };
+/** `public`: reachable without credentials (the access check lets exactly this spelling through). */
+export type RouteSpec = { query?: z.ZodType; body?: z.ZodType; response: z.ZodType; created?: true; public?: true };
 
 export const apiRoutes = {
   /** Liveness; public (no credentials). */
-  "GET /api/health": { response: healthSchema },
+  "GET /api/health": { response: healthSchema, public: true },
   /** This table as an OpenAPI 3.1 document. */
   "GET /api/openapi.json": { response: openApiDocumentSchema },
 
@@ -318,11 +319,11 @@ export const apiRoutes = {
     response: z.object({ settings: resolvedSettingsViewSchema, provenance: provenanceSchema }),
   },
 
-  "GET /api/access/status": { response: accessStatusSchema },
+  "GET /api/access/status": { response: accessStatusSchema, public: true },
   /** Sets or changes the password (204); every session ends, and the caller gets a fresh one. 403 wrong `current`. */
   "POST /api/access/password": { body: passwordBodySchema, response: noContent },
   "DELETE /api/access/password": { body: clearPasswordBodySchema, response: noContent },
-  "POST /api/access/login": { body: loginBodySchema, response: noContent },
+  "POST /api/access/login": { body: loginBodySchema, response: noContent, public: true },
   "POST /api/access/logout": { response: noContent },
   "GET /api/access/sessions": { response: z.array(accessSessionSchema) },
   "DELETE /api/access/sessions/:id": { response: noContent },
@@ -346,10 +347,12 @@ export const apiRoutes = {
   "POST /api/access/login/passkey/options": {
     body: z.strictObject({}).optional(),
     response: authenticationOptionsSchema,
+    public: true,
   },
   "POST /api/access/login/passkey/verify": {
     body: z.strictObject({ response: credentialResponseSchema }),
     response: noContent,
+    public: true,
   },
 
   "GET /api/providers/gateway/models": {
@@ -404,10 +407,18 @@ export const pageRoutes = {
   /** Where the gateway sends the browser back after sign-in; public, proven by its single-use `state`. */
   "GET /api/providers/gateway/oauth/callback": {
     query: z.object({ code: z.string().optional().catch(undefined), state: z.string().optional().catch(undefined) }),
+    public: true,
   },
-} as const satisfies Record<string, { query?: z.ZodType }>;
+} as const satisfies Record<string, { query?: z.ZodType; public?: true }>;
 
 export type PageRouteKey = keyof typeof pageRoutes;
+
+/** The keys (`"GET /api/health"`) of every route that needs no credentials. */
+export const publicRouteKeys: ReadonlySet<string> = new Set(
+  Object.entries({ ...apiRoutes, ...pageRoutes })
+    .filter(([, spec]) => "public" in spec && spec.public === true)
+    .map(([key]) => key),
+);
 
 // ---- Keys as types and values --------------------------------------------------------------------
 

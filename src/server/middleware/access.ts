@@ -4,18 +4,16 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { AppError } from "../../platform/app-error";
 import { isApiPath, isLoopbackHost, parseHostHeader } from "../../platform/http/request-path";
+import { pathOf, publicRouteKeys, uploadRoutes } from "../../shared/api-routes";
 import { isAuthenticated, sameSecret, setSessionCookie, type AccessDeps } from "../../access/session-cookie";
 
 export { isAuthenticated, SESSION_COOKIE, type AccessDeps } from "../../access/session-cookie";
 
 const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[a-z0-9-]+$/i;
 
-/** `/api` routes reachable without credentials (the callback proves itself with its `state`). */
+/** `/api` routes reachable without credentials, as the route table marks them (the callback proves itself with its `state`). */
 export function isPublicApiRoute(method: string, path: string): boolean {
-  if (method === "GET" && path === "/api/health") return true;
-  if (method === "GET" && path === "/api/access/status") return true;
-  if (path === "/api/access/login" || path.startsWith("/api/access/login/")) return true;
-  return method === "GET" && path === "/api/providers/gateway/oauth/callback";
+  return publicRouteKeys.has(`${method} ${path}`);
 }
 
 export function hostGuard(deps: AccessDeps): RequestHandler {
@@ -36,7 +34,8 @@ export function hostGuard(deps: AccessDeps): RequestHandler {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Routes that take files (multipart) rather than JSON. */
-const MULTIPART_ROUTES = new Set(["/api/dictation/transcribe"]);
+/** Paths whose body is a multipart upload, from the route table. */
+const MULTIPART_ROUTES = new Set(Object.keys(uploadRoutes).map(pathOf));
 
 function hasBody(req: Request): boolean {
   const length = req.headers["content-length"];
