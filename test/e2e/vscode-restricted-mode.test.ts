@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import { chromiumAvailable, screenshot } from "../helpers/browser";
 import { startCli } from "../helpers/cli-process";
 import {
   codeServerInstalled,
+  openWorkbench,
   packageVsix,
   runCommand,
   startEditor,
@@ -99,10 +100,7 @@ describe("Parley in VS Code's Restricted Mode (code-server)", function () {
     fs.mkdirSync(inWorkspace(".vscode"));
     fs.writeFileSync(inWorkspace(".vscode/settings.json"), JSON.stringify({ "parley.home": repoHome() }));
 
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    await page.goto(editor.url);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    ({ browser, page } = await openWorkbench(editor));
   });
 
   after(async () => {

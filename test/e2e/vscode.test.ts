@@ -4,9 +4,10 @@
 // and Sign In with Gateway through the fake authorize page.
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/browser";
+import { chromiumAvailable, screenshot } from "../helpers/browser";
 import {
   codeServerInstalled,
+  openWorkbench,
   packageVsix,
   runCommand,
   startEditor,
@@ -35,12 +36,7 @@ describe("Parley in a real VS Code (code-server)", function () {
       this.skip();
     }
     editor = await startEditor(packageVsix());
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    page = await context.newPage();
-    await page.goto(editor.url);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    ({ browser, context, page } = await openWorkbench(editor, ["clipboard-read", "clipboard-write"]));
   });
 
   after(async () => {

@@ -6,8 +6,9 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import type { Frame, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { FakeGateway } from "../fake-gateway/server";
+import { launchChromium } from "./browser";
 import { until } from "./poll";
 import { makeTempDir, removeDir } from "./temp";
 
@@ -146,4 +147,18 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.fill(`>${title}`);
   await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
   await page.keyboard.press("Enter");
+}
+
+/** Chromium on the editor's workbench, loaded (`permissions`: what the context is granted, e.g. the clipboard). */
+export async function openWorkbench(
+  editor: Editor,
+  permissions: string[] = [],
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  if (permissions.length > 0) await context.grantPermissions(permissions);
+  const page = await context.newPage();
+  await page.goto(editor.url);
+  await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  return { browser, context, page };
 }
