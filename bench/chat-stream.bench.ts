@@ -1,8 +1,14 @@
 // Chat streaming through Parley against the same request made directly to the fake gateway:
 // time to first token, chunks per second through one stream, and 100 concurrent streams checked
-// for order and loss. Prints one JSON line per result.
+// for order and loss; and how long a gateway body that never ends after [DONE] holds the closing of
+// the connection pool (a shutdown). Prints one JSON line per result.
 import { createParser } from "eventsource-parser";
+import { AFTER_DONE_MS } from "../src/gateway/chat-completions";
+import { closeGatewayDispatcher } from "../src/gateway/http";
 import { numberedPieces } from "../test/fake-gateway/server";
+import { newChat as newFixtureChat, send, startChatFixture } from "../test/helpers/chat-fixture";
+import { until } from "../test/helpers/poll";
+import { readEvents } from "../test/helpers/sse";
 import { startStack as startProcesses } from "../test/helpers/stack";
 import { median, percentile, report, round } from "./stats";
 
@@ -144,6 +150,53 @@ async function concurrent(stack: Stack, streams: number): Promise<void> {
   });
 }
 
+/** Slack over AFTER_DONE_MS for closing the connections' sockets. */
+const CLOSE_SLACK_MS = 250;
+
+/**
+ * From the end of a turn whose gateway body never ends after [DONE] to the connection pool closed
+ * (what a shutdown waits for), against the same close after a body that ended. Parley runs in this
+ * process here: the pool is its module's.
+ */
+async function closeAfterDone(samples: number): Promise<void> {
+  const f = await startChatFixture();
+  try {
+    const chat = await newFixtureChat(f, { modelId: "fake/fast" });
+    const hanging: number[] = [];
+    const ended: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      for (const hang of [true, false]) {
+        const endedBefore = f.gateway.streamsEnded;
+        f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], ...(hang ? { endAfterDoneMs: 30_000 } : {}) });
+        await readEvents(await send(f, chat.id, { content: `turn ${i}` }));
+        if (!hang)
+          await until(
+            () => f.gateway.streamsEnded,
+            (n) => n > endedBefore,
+            "the body ended",
+          );
+        const started = performance.now();
+        await closeGatewayDispatcher();
+        (hang ? hanging : ended).push(performance.now() - started);
+      }
+    }
+    const worst = Math.max(...hanging);
+    report({
+      bench: "chat.close_after_done",
+      samples,
+      hangingMedianMs: round(median(hanging), 1),
+      hangingMaxMs: round(worst, 1),
+      bodyEndedMedianMs: round(median(ended), 1),
+      bodyEndedMaxMs: round(Math.max(...ended), 1),
+      afterDoneMs: AFTER_DONE_MS,
+      targetMaxMs: AFTER_DONE_MS + CLOSE_SLACK_MS,
+      meetsTarget: worst < AFTER_DONE_MS + CLOSE_SLACK_MS,
+    });
+  } finally {
+    await f.stop();
+  }
+}
+
 export async function runChatStreamBench(): Promise<void> {
   const stack = await startStack();
   try {
@@ -153,4 +206,5 @@ export async function runChatStreamBench(): Promise<void> {
   } finally {
     await stack.stop();
   }
+  await closeAfterDone(5);
 }

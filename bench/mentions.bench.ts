@@ -30,7 +30,7 @@ import { listen } from "../src/server/listen";
 import { createLogger } from "../src/platform/logger";
 import { generatePaths } from "./path-generator";
 import { hostExplainsMiss, stealMsNow, stolenBetween, surelyStolen, type BeatGap } from "./host-steal";
-import { median, percentile, report, round } from "./stats";
+import { median, percentile, printLine, report, round } from "./stats";
 
 const QUERIES = [
   "button",
@@ -536,7 +536,7 @@ function inOwnProcess(entry: string, args: string[]): Promise<Record<string, unk
   );
   const results: Record<string, unknown>[] = [];
   readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-    process.stdout.write(`${line}\n`);
+    printLine(line);
     try {
       results.push(JSON.parse(line) as Record<string, unknown>);
     } catch {

@@ -1,5 +1,5 @@
 // The @ popup's flows in a real Chromium against `parley serve` (issue 17): refresh (a file created
-// during the session shows up without a reload; a tag change shows within the 5 s refresh), files
+// during the session shows up without a reload; a tag change shows on the popup's own refresh), files
 // picked with @ sent as `referencedPaths` (they reach the model, and the message shows them as chips,
 // also after a reload), Enter's dispatch (@agent task, @shell …, MCP picker syntax, an exact action),
 // and axe-core with the popup open in light and dark at 320 and 900 px.
@@ -21,6 +21,8 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
   let stack: Stack;
   let page: Page;
   let p: ReturnType<typeof popup>;
+  /** Mention searches the page has made so far. */
+  let searches = 0;
   const turnEnded = () => page.getByRole("button", { name: "Send" }).waitFor();
   /** What the fake gateway was sent, in order (it runs in a process of its own). */
   const completions = async () =>
@@ -31,6 +33,7 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
   before(async function () {
     ui = await startBrowserStack(this);
     ({ stack, page } = ui);
+    page.on("request", (request) => void (request.url().includes("/api/mentions/search") && searches++));
     await seedProject(stack);
     await startEverything(stack);
     await page.goto(`${stack.url}/?token=${stack.token}`);
@@ -51,16 +54,16 @@ describe("web UI: the @ popup's refresh, referenced files, dispatch and accessib
     await p.waitLabels((l) => l[0] === "brand-new-notes.md", "the new file", 8_000);
   });
 
-  it("refresh: a tag changed in .app.json shows within the 5 s refresh, with the popup left open", async () => {
+  it("refresh: a tag changed in .app.json shows on the popup's refresh, with the popup left open", async () => {
+    // How soon (the 5 s refresh) is measured by `npm run bench -- popup` (popup.tag_refresh); the
+    // wait here is only a guard, several refreshes long.
     await p.type("@quokka");
     await p.listbox.getByText("No matches for @quokka").waitFor();
-    const changed = Date.now();
+    const searchesBefore = searches;
     writeAppJson(stack.projectDir, { fileTags: { ...APP_JSON.fileTags, "src/preview.ts": ["quokka"] } });
-    await p.waitLabels((l) => l[0] === "preview.ts", "the newly tagged file", 12_000);
-    const after = Date.now() - changed;
+    await p.waitLabels((l) => l[0] === "preview.ts", "the newly tagged file", 30_000);
     assert.equal(await p.box.inputValue(), "@quokka", "nothing was typed meanwhile");
-    // One 5 s tick plus the request; the bound is loose for a loaded machine, but a 10 s timer fails it.
-    assert.ok(after < 10_000, `shown after ${after} ms`);
+    assert.ok(searches > searchesBefore, "the rows came from a search the popup made again by itself");
     writeAppJson(stack.projectDir);
   });
 

@@ -3,28 +3,77 @@
 import assert from "node:assert/strict";
 import type { Page, Request } from "playwright-core";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
+import { until } from "../helpers/poll";
 import type { Stack } from "../helpers/stack";
 
-/** API requests the page makes while `action` runs and until the network has been quiet for `quietMs`. */
-async function apiRequestsDuring(page: Page, action: () => Promise<void>, quietMs = 1500): Promise<string[]> {
-  const seen: string[] = [];
-  let last = Date.now();
-  const listener = (request: Request) => {
+/** Rounds of the settling check below before the page counts as never settling. */
+const MAX_ROUNDS = 10;
+
+/** How far the page's (fake) clock is run before each settling check: a deferred request is asked for by then. */
+const RUN_CLOCK_MS = 10_000;
+
+/**
+ * API requests the page makes while `action` runs and as a consequence of it, told apart without a
+ * quiet window on the clock. Each round: once none is in flight, the page's clock is run forward
+ * (its timers fire, so a debounced request is made now), then the test changes the chat list
+ * through the API, and the page answers that change's event with one known request (the chat list).
+ * The server sends its events in order on one stream, so once that request is seen every earlier
+ * event has been handled; a round in which nothing else was asked for means the page has settled.
+ * The chat list requests of those rounds are not counted.
+ */
+async function apiRequestsDuring(page: Page, stack: Stack, action: () => Promise<void>): Promise<string[]> {
+  const projectId = ((await (await stack.api("GET", "/api/projects")).json()) as { id: string }[])[0]!.id;
+  const chatList = `/api/projects/${projectId}/chats`;
+  const seen: { request: Request; label: string }[] = [];
+  const inFlight = new Set<Request>();
+  const markers = new Set<Request>();
+  const onRequest = (request: Request) => {
     const url = new URL(request.url());
     // The app-wide event stream is opened once per page, not per change.
     if (!url.pathname.startsWith("/api/") || url.pathname === "/api/events") return;
-    seen.push(`${request.method()} ${url.pathname}${url.search}`);
-    last = Date.now();
+    seen.push({ request, label: `${request.method()} ${url.pathname}${url.search}` });
+    inFlight.add(request);
   };
-  page.on("request", listener);
+  const onDone = (request: Request) => inFlight.delete(request);
+  page.on("request", onRequest);
+  page.on("requestfinished", onDone);
+  page.on("requestfailed", onDone);
   try {
     await action();
-    last = Date.now();
-    while (Date.now() - last < quietMs) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let round = 1; ; round++) {
+      await until(
+        () => [...inFlight].map((r) => r.url()),
+        (urls) => urls.length === 0,
+        "the page's requests to finish",
+        20_000,
+      );
+      const from = seen.length;
+      await page.clock.runFor(RUN_CLOCK_MS);
+      const created = await stack.api("POST", chatList, {});
+      assert.equal(created.status, 201);
+      const marker = await until(
+        () => seen.slice(from).find(({ request, label }) => !markers.has(request) && label === `GET ${chatList}`),
+        (found) => found !== undefined,
+        "the page to read the chat list after the test's change to it (is the event stream up?)",
+        20_000,
+      );
+      markers.add(marker!.request);
+      await until(
+        () => inFlight.size,
+        (n) => n === 0,
+        "the page's requests to finish",
+        20_000,
+      );
+      if (seen.length === from + 1) break;
+      if (round === MAX_ROUNDS)
+        assert.fail(`the page never settled: ${seen.slice(from).map((s) => s.label)} in the last round`);
+    }
   } finally {
-    page.off("request", listener);
+    page.off("request", onRequest);
+    page.off("requestfinished", onDone);
+    page.off("requestfailed", onDone);
   }
-  return seen;
+  return seen.filter(({ request }) => !markers.has(request)).map(({ label }) => label);
 }
 
 describe("web UI: requests per settings change", function () {
@@ -36,6 +85,8 @@ describe("web UI: requests per settings change", function () {
   before(async function () {
     ui = await startBrowserStack(this);
     ({ stack, page } = ui);
+    // The page's timers on a clock the test runs forward (see apiRequestsDuring); it flows as usual meanwhile.
+    await page.clock.install();
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("heading", { name: "Chats" }).waitFor();
   });
@@ -47,8 +98,8 @@ describe("web UI: requests per settings change", function () {
     const toggle = page.locator("vscode-checkbox#auto-retry");
     await toggle.waitFor();
     // Let the page finish loading what it shows before counting.
-    await apiRequestsDuring(page, async () => {});
-    const requests = await apiRequestsDuring(page, async () => {
+    await apiRequestsDuring(page, stack, async () => {});
+    const requests = await apiRequestsDuring(page, stack, async () => {
       await toggle.click();
       await page.locator(".row", { has: toggle }).getByRole("status").filter({ hasText: "Saved" }).waitFor();
     });

@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
-import { until } from "../helpers/poll";
+import { until, within } from "../helpers/poll";
 import { names, readEvents, text } from "../helpers/sse";
-import { AFTER_DONE_MS } from "../../src/gateway/chat-completions";
 import { closeGatewayDispatcher } from "../../src/gateway/http";
 
 describe("chat streaming through the gateway", () => {
@@ -96,14 +95,22 @@ describe("chat streaming through the gateway", () => {
     assert.ok(new Set(ports).size <= 2, `connections kept alive, not one per turn: ${JSON.stringify(ports)}`);
   });
 
-  it("gives up a connection whose body never ends after [DONE] within a second, so it holds no shutdown", async () => {
+  it("gives up a connection whose body never ends after [DONE], so it holds no shutdown", async () => {
+    // How soon (AFTER_DONE_MS in src/gateway/chat-completions.ts) is measured by `npm run bench -- chat`
+    // (chat.close_after_done).
     const chat = await newChat(f, { modelId: "fake/fast" });
     f.gateway.enqueue({ kind: "reply", pieces: ["a", "b"], endAfterDoneMs: 30_000 });
     assert.equal(text(await readEvents(await send(f, chat.id, { content: "hang after done" }))), "ab");
-    const started = performance.now();
-    await closeGatewayDispatcher();
-    const waited = performance.now() - started;
-    assert.ok(waited < AFTER_DONE_MS + 1500, `the dispatcher closed after ${Math.round(waited)} ms`);
+    // Closing the pool waits for its connections: it settles once Parley has let go of this one,
+    // long before the gateway would end the body (the guard is a third of that wait).
+    const closed = closeGatewayDispatcher().then(() => "closed");
+    assert.equal(await within(closed, 10_000, "still open"), "closed");
+    assert.equal(f.gateway.streamsEnded, 0, "the gateway never ended the body");
+    await until(
+      () => f.gateway.streamsAbortedByClient,
+      (closed) => closed === 1,
+      "the gateway saw Parley close the connection",
+    );
   });
 
   it("lets model.headers override attribution headers per request", async () => {

@@ -5,8 +5,14 @@ import path from "node:path";
 import { openDatabase } from "../../src/platform/db";
 import { CLI, runCli, startCli } from "../helpers/cli-process";
 import { makeTempDir, removeDir } from "../helpers/temp";
-import { until } from "../helpers/poll";
+import { until, within } from "../helpers/poll";
 import { watcherProcesses } from "../helpers/processes";
+
+/**
+ * How long a test waits for `parley serve` to end after SIGTERM before it fails: a guard, not the
+ * claim (it stops within 5 s: `npm run bench -- extension`, extension.sigterm_to_exit*).
+ */
+const EXIT_GUARD_MS = 15_000;
 
 describe("parley serve (process)", function () {
   this.timeout(30_000);
@@ -32,10 +38,9 @@ describe("parley serve (process)", function () {
     ).json();
     assert.equal(projects[0].id, cli.ready.projects[0]!.id);
 
-    const started = Date.now();
     cli.child.kill("SIGTERM");
-    assert.equal(await cli.exited, 0);
-    assert.ok(Date.now() - started < 5_000, "exits within 5 s");
+    assert.equal(await within(cli.exited, EXIT_GUARD_MS, "still running"), 0);
+    assert.match(cli.stderr(), /SIGTERM received, shutting down/);
     assert.equal(cli.stdout().trim().split("\n").length, 1, "nothing else on stdout");
   });
 
@@ -102,10 +107,8 @@ describe("parley serve (process)", function () {
       20_000,
     );
 
-    const started = Date.now();
     cli.child.kill("SIGTERM");
-    assert.equal(await cli.exited, 0);
-    assert.ok(Date.now() - started < 5_000, `exits within 5 s (${Date.now() - started} ms)`);
+    assert.equal(await within(cli.exited, EXIT_GUARD_MS, "still running"), 0);
     assert.doesNotMatch(cli.stderr(), /FATAL|napi_throw/);
     await until(
       () => watcherProcesses(project),
@@ -120,7 +123,7 @@ describe("parley serve (process)", function () {
     const reader = res.body!.getReader();
     await reader.read();
     cli.child.kill("SIGTERM");
-    assert.equal(await cli.exited, 0);
+    assert.equal(await within(cli.exited, EXIT_GUARD_MS, "still running"), 0);
   });
 
   it("uses APP_HOME when --home is absent", async () => {
