@@ -1,9 +1,9 @@
 // The import rules `npm test` holds the code to (dependency-cruiser). src/ is grouped by feature
 // (chat, tools, mentions, settings, prompts, projects, gateway, access, dictation), each holding its
 // use cases, pure rules, store and route handlers. Below them: platform (logging, events, SQLite, atomic
-// writes, HTTP plumbing) and shared (the zod schemas the UI shares). Above them: server (listen,
-// middleware, the express app), app.ts (the composition root), and the entry points: cli.ts and the
-// VS Code host. Features may use each other, never in a circle, and never reach upward.
+// writes, HTTP plumbing) and shared (the zod schemas and pure rules the UI shares). Above them: server
+// (listen, middleware, the express app), app.ts (the composition root), and the entry points: cli.ts
+// and the VS Code host. Features may use each other, never in a circle, and never reach upward.
 /** @type {import('dependency-cruiser').IConfiguration} */
 const FEATURES = "(chat|tools|mentions|settings|prompts|projects|gateway|access|dictation)";
 
@@ -20,7 +20,8 @@ module.exports = {
     {
       name: "shared-is-a-leaf",
       severity: "error",
-      comment: "src/shared is bundled into the UI: it holds schemas, never server code.",
+      comment:
+        "src/shared is bundled into the UI: it holds the schemas and the pure rules both sides run (the mention ranking among them), never server code.",
       from: { path: "^src/shared/" },
       to: { path: "^src/(?!shared/)" },
     },
@@ -56,9 +57,17 @@ module.exports = {
       name: "webview-reaches-only-shared",
       severity: "error",
       comment:
-        "The UI is a client of the server's API; it shares schemas, not server code. The mention ranking it runs too is the one exception until the engine gets its own small public API (issue 33).",
+        "The UI is a client of the server's API; it shares schemas and pure rules (src/shared, the mention ranking among them), never server code.",
       from: { path: "^webview/src/" },
-      to: { path: "^src/(?!shared/)", pathNot: "^src/mentions/mention-" },
+      to: { path: "^src/(?!shared/)" },
+    },
+    {
+      name: "mentions-has-one-door",
+      severity: "error",
+      comment:
+        "The mention engine is a module: from outside src/mentions only its index.ts is reached. Its worker, ranking shards, shared buffers and file watchers stay inside.",
+      from: { pathNot: "^src/mentions/" },
+      to: { path: "^src/mentions/(?!index\\.ts$)" },
     },
   ],
   options: {

@@ -25,9 +25,7 @@ import { PromptTurnContext } from "./chat/turn-context";
 import { ToolCatalog } from "./tools/catalog";
 import { PromptsRepo } from "./prompts/prompts-repo";
 import { McpToolCacheRepo } from "./tools/mcp/tool-cache-repo";
-import { ProjectScanner } from "./mentions/project-scan";
-import { Mentions } from "./mentions/mentions";
-import { MentionEngine } from "./mentions/mention-engine";
+import { openMentions, type MentionEngine, type Mentions } from "./mentions";
 import { ConnectionResolver } from "./gateway/connection-resolver";
 import { PendingInteractions } from "./tools/interactions";
 import { CheckpointsRepo } from "./chat/checkpoints-repo";
@@ -94,7 +92,6 @@ export type Runtime = {
   accounts: GatewayAccounts;
   prompts: PromptService;
   toolCatalog: ToolCatalog;
-  scanner: ProjectScanner;
   mentions: Mentions;
   mentionEngine: MentionEngine;
   gatewayOAuth: GatewayOAuth;
@@ -197,8 +194,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     transaction,
     isKnownMcpTool: (name) => toolCatalog.isKnownMcpTool(name),
   });
-  const scanner = new ProjectScanner();
-  const mentionEngine = new MentionEngine((message) => options.log.warn(message));
+  const { mentions, engine: mentionEngine } = openMentions({
+    log: (message) => options.log.warn(message),
+    mcpTools: (snapshot) => mcp.toolsFor(snapshot),
+    chats,
+    recentModels,
+  });
   const chatService = new ChatService(chats, messages, events, {
     snapshot: (project) => settings.snapshot(project),
     find: (snapshot, id) => prompts.resolve(snapshot, id),
@@ -258,14 +259,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     accounts,
     prompts,
     toolCatalog,
-    scanner,
     mentionEngine,
-    mentions: new Mentions({
-      engine: mentionEngine,
-      mcpTools: (snapshot) => mcp.toolsFor(snapshot),
-      chats,
-      recentModels,
-    }),
+    mentions,
     interactions,
     checkpoints,
     mcp,

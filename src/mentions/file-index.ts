@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import type { Ignore } from "ignore";
-import type { SearchState } from "./mention-rank";
+import type { SearchState } from "../shared/ranking/mention-index";
 import {
   fileCatalog,
   fileFolder,
@@ -14,7 +14,7 @@ import {
   rankFiles,
   type FileMention,
   type MentionQuery,
-} from "./mention-search";
+} from "../shared/ranking/rank-mentions";
 import type { RankedMention } from "../shared/mentions";
 import { buildRankingIndex } from "./ranking-shards";
 import {

@@ -14,7 +14,7 @@ import {
   type PartsTogether,
   type SearchResult,
   type SearchState,
-} from "./mention-rank";
+} from "../shared/ranking/mention-index";
 
 /** One shard's answer, in catalog indices, with what the merge orders by and every row's highlights. */
 export type ShardResult = {

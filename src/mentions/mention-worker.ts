@@ -3,7 +3,7 @@
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
-import type { FileMention } from "./mention-search";
+import type { FileMention } from "../shared/ranking/rank-mentions";
 import type { MentionCategory } from "../shared/mentions";
 import { lowerHelperThreads, lowerOwnThread, ownThreadId } from "../platform/background-priority";
 import { processWatch } from "./file-watcher";

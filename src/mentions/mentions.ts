@@ -1,6 +1,6 @@
 // The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, the model.
 import { NATIVE_TOOLS, type ToolParameters } from "../tools/native-tools";
-import { rankOthers } from "./mention-search";
+import { rankOthers } from "../shared/ranking/rank-mentions";
 import type { MentionCategory, MentionItem, RankedMention } from "../shared/mentions";
 import type { ChatsRepo } from "../chat/chats-repo";
 import type { RecentModelsRepo } from "../chat/recent-models-repo";

@@ -4,9 +4,9 @@
 // its answer goes back there before the shared counter says it is ready: the asking thread waits
 // on that counter (Atomics.wait), not on its event loop.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { MentionIndex, type SearchState } from "./mention-rank";
+import { MentionIndex, type SearchState } from "../shared/ranking/mention-index";
 import { searchShard } from "./mention-shards";
-import type { Stage } from "./mention-rank";
+import type { Stage } from "../shared/ranking/mention-index";
 import {
   ASKER,
   countsTogether,

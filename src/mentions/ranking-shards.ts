@@ -16,7 +16,7 @@ import {
   type SearchResult,
   type SearchState,
   type Stage,
-} from "./mention-rank";
+} from "../shared/ranking/mention-index";
 import {
   assignShards,
   entryHighlights,

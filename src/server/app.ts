@@ -26,7 +26,7 @@ import { gatewayOAuthRoutes } from "../gateway/oauth-routes";
 import { promptRoutes } from "../prompts/routes";
 import { agentRoutes } from "../projects/agents-routes";
 import { instructionRoutes } from "../prompts/instructions-routes";
-import { mentionRoutes } from "../mentions/routes";
+import { mentionRoutes } from "../mentions";
 import { toolRoutes } from "../tools/routes";
 import { mcpRoutes } from "../tools/mcp/routes";
 import { trustRoutes } from "../projects/trust-routes";

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { constants } from "node:fs";
 import { ConfinementError, readConfined, writeConfined } from "./confined-files";
 import { hardLinkRefusal, isDependencyPath } from "../projects/project-path";
-import { scanWithinBudget } from "../mentions/project-scan";
+import { scanWithinBudget } from "../mentions";
 import type { fileArgsSchema } from "./native-tools";
 import { resolveProjectPath } from "./project-files";
 import { ToolError } from "./tool-error";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { MentionIndex, type IndexEntry, type SearchState } from "../../src/mentions/mention-rank";
-import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/mentions/mention-search";
+import { MentionIndex, type IndexEntry, type SearchState } from "../../src/shared/ranking/mention-index";
+import { FileMentions, fileCatalog, rankFiles, type FileMention } from "../../src/shared/ranking/rank-mentions";
 import {
   buildRankingIndex,
   SHARD_MIN_ENTRIES,

@@ -6,7 +6,7 @@ import {
   type IndexEntry,
   type PartsTogether,
   type SearchState,
-} from "../../../src/mentions/mention-rank";
+} from "../../../src/shared/ranking/mention-index";
 import {
   assignShards,
   entryHighlights,

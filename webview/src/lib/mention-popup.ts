@@ -1,7 +1,7 @@
 // The @ popup's pure rules (spec, composer rules 10 to 15): the keyboard state machine, the rows as
 // the list shows them (grouped by category with an empty query), highlighted name segments, the
 // exact-action rule, and which picked files a text still references.
-import { rankOthers } from "../../../src/mentions/mention-search";
+import { rankOthers } from "$shared/ranking/rank-mentions";
 import { MENTION_CATEGORIES, type MentionCategory, type RankedMention } from "$shared/mentions";
 
 export const CATEGORY_LABELS: Record<MentionCategory, string> = {

@@ -11,7 +11,7 @@
 // (nameBounds, nameOnlyBound) let a keystroke read the candidates best bound first and stop where
 // no bound left can beat the worst match kept: a bound never underestimates, so the ranked list is
 // the same as scoring every match.
-import { bigramBucket, charClass, isLowerOrDigit, isUpper } from "./mention-text";
+import { bigramBucket, charClass, isLowerOrDigit, isUpper } from "./char-classes";
 
 const SCORE_MATCH = 16;
 const GAP_START = 3;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MentionIndex, Tier } from "../../../src/mentions/mention-rank";
-import { FileMentions, fileCatalog, fileFolder, rankMentions } from "../../../src/mentions/mention-search";
-import type { MentionItem } from "../../../src/shared/mentions";
+import { MentionIndex, Tier } from "../../../../src/shared/ranking/mention-index";
+import { FileMentions, fileCatalog, fileFolder, rankMentions } from "../../../../src/shared/ranking/rank-mentions";
+import type { MentionItem } from "../../../../src/shared/mentions";
 
 const index = (paths: string[]) =>
   new MentionIndex(paths.map((path) => ({ path, nameStart: path.lastIndexOf("/") + 1 })));

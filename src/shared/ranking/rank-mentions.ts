@@ -7,8 +7,8 @@ import {
   type MentionCategory,
   type MentionItem,
   type RankedMention,
-} from "../shared/mentions";
-import { MentionIndex, type IndexEntry, type RankingIndex, type SearchState } from "./mention-rank";
+} from "../mentions";
+import { MentionIndex, type IndexEntry, type RankingIndex, type SearchState } from "./mention-index";
 
 export const PROJECT_ROOT_FOLDER = "Project root";
 
@@ -35,7 +35,7 @@ const fileEntry = (f: FileMention): IndexEntry => ({
 /**
  * Builds a ranking index of `entries`, calling `pause` between slices; `entryAt(i)` gives entry i
  * again later, so the index need not keep them. One MentionIndex by default; the server splits
- * big ones across threads (mentions/ranking-shards.ts).
+ * big ones across threads (src/mentions/ranking-shards.ts).
  */
 export type IndexBuilder = (
   entries: readonly IndexEntry[],

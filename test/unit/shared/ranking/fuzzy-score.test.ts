@@ -10,9 +10,15 @@ import {
   nameSplit,
   nameTail,
   possible,
-} from "../../../src/mentions/mention-fuzzy";
-import { MentionIndex, Tier } from "../../../src/mentions/mention-rank";
-import { bigramMask, charClass, classMask, twiceClassMask, wordStartAt } from "../../../src/mentions/mention-text";
+} from "../../../../src/shared/ranking/fuzzy-score";
+import { MentionIndex, Tier } from "../../../../src/shared/ranking/mention-index";
+import {
+  bigramMask,
+  charClass,
+  classMask,
+  twiceClassMask,
+  wordStartAt,
+} from "../../../../src/shared/ranking/char-classes";
 
 // Names and folders built from parts that give word starts, humps, runs and repeats, so the
 // bounds and the splits meet every case the scoring has.

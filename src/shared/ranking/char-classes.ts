@@ -1,5 +1,5 @@
-// Character helpers shared by the mention ranking (mention-rank.ts) and its fuzzy scoring
-// (mention-fuzzy.ts): word starts, and the character classes and bigram buckets that let a
+// Character helpers shared by the mention ranking (mention-index.ts and its layers) and its fuzzy
+// scoring (fuzzy-score.ts): word starts, and the character classes and bigram buckets that let a
 // keystroke rule entries out from precomputed masks without reading their strings.
 
 export const SEPARATORS = "/_.-: ";
