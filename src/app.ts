@@ -25,6 +25,7 @@ import { PromptTurnContext } from "./chat/turn-context";
 import { ToolCatalog } from "./tools/catalog";
 import { PromptsRepo } from "./prompts/prompts-repo";
 import { McpToolCacheRepo } from "./tools/mcp/tool-cache-repo";
+import type { ProjectRow } from "./projects/projects-repo";
 import { openMentions, type MentionEngine, type Mentions } from "./mentions";
 import { ConnectionResolver } from "./gateway/connection-resolver";
 import { PendingInteractions } from "./tools/interactions";
@@ -98,6 +99,8 @@ export type Runtime = {
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
   mcp: McpManager;
+  /** Starts the app's MCP servers (in the folder of the first project served); called as Parley starts. */
+  startAppMcpServers(project: ProjectRow): Promise<void>;
   trust: ProjectTrust;
   tools: ToolEnvironment;
   subagents: Subagents;
@@ -141,7 +144,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const usageLedger = new UsageLedger(db);
   const kv = new AppKvRepo(db);
   const accounts = new GatewayAccounts(secrets, kv, events);
-  const connections = new ConnectionResolver(credentials, accounts);
+  const connections = new ConnectionResolver(credentials, accounts, () => settings.appLayer());
   const catalog = new ModelCatalog(kv, options.log);
   const catalogFollower = followGatewayBaseUrl({
     subscribe: (listener) => events.subscribe(listener),
@@ -168,21 +171,31 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     callTimeoutMs: options.mcpCallTimeoutMs,
     changed: (projectId) => events.publish({ type: "mcp.changed", data: projectId ? { projectId } : {} }),
   });
-  // "A changed config restarts the server": re-check the projects whose servers were needed.
+  // App MCP servers start with Parley (contract 7.3), in the folder of the first project it serves;
+  // a project's own start on its first use.
+  let appServersProjectId: string | undefined;
+  const startAppMcpServers = async (project: ProjectRow) => {
+    appServersProjectId ??= project.id;
+    mcp.ensure(await settings.snapshot(project), { appOnly: true });
+  };
+  // "A changed config restarts the server" (and a switched-off one stops): re-check the projects
+  // whose servers were needed, and the app's servers.
   events.subscribe((event) => {
-    if (
-      event.type !== "settings.changed" &&
-      !(event.type === "projects.changed" && mcp.projects.has(event.data.projectId))
-    )
+    const appProject = appServersProjectId;
+    const watched = (id: string) => mcp.projects.has(id) || id === appProject;
+    if (event.type !== "settings.changed" && !(event.type === "projects.changed" && watched(event.data.projectId)))
       return;
-    const ids = event.type === "settings.changed" && event.data.projectId ? [event.data.projectId] : [...mcp.projects];
+    const ids =
+      event.type === "settings.changed" && event.data.projectId
+        ? [event.data.projectId]
+        : [...new Set([...mcp.projects, ...(appProject ? [appProject] : [])])];
     for (const id of ids) {
-      if (!mcp.projects.has(id)) continue;
+      if (!watched(id)) continue;
       const row = projects.byIdOrUndefined(id);
       if (row)
         void settings
           .snapshot(row)
-          .then((snapshot) => mcp.ensure(snapshot))
+          .then((snapshot) => mcp.ensure(snapshot, { appOnly: !mcp.projects.has(id) }))
           .catch(() => {});
     }
   });
@@ -264,6 +277,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     interactions,
     checkpoints,
     mcp,
+    startAppMcpServers,
     trust,
     tools,
     subagents,

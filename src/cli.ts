@@ -62,6 +62,18 @@ async function serve(options: ServeOptions): Promise<void> {
     },
   );
 
+  // Before the ready line: a client that stops Parley as soon as it reads it gets a clean close.
+  const stop = (signal: NodeJS.Signals) => {
+    log.info(`${signal} received, shutting down`);
+    // File watchers run in child processes that end with this one (a walk under way included).
+    const exit = () => process.exit(0);
+    setTimeout(exit, SHUTDOWN_DEADLINE_MS).unref();
+    void server.close().then(exit);
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+
+  if (projects[0]) void runtime.startAppMcpServers(projects[0]).catch(() => {});
   // The line for people first, so it is on stderr by the time a client reads the ready line.
   log.info(readyMessage(VERSION, server.url, runtime.token, process.stderr.isTTY === true));
   process.stdout.write(
@@ -72,16 +84,6 @@ async function serve(options: ServeOptions): Promise<void> {
       projects: projects.map((project) => ({ id: project.id, dir: project.dir })),
     })}\n`,
   );
-
-  const stop = (signal: NodeJS.Signals) => {
-    log.info(`${signal} received, shutting down`);
-    // File watchers run in child processes that end with this one (a walk under way included).
-    const exit = () => process.exit(0);
-    setTimeout(exit, SHUTDOWN_DEADLINE_MS).unref();
-    void server.close().then(exit);
-  };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
 }
 
 const tooOld = unsupportedNodeMessage(process.versions.node);

@@ -4,10 +4,20 @@ import { registerCommands } from "./host/commands";
 import { ParleyHost } from "./host/parley-host";
 import { registerBeforeContent } from "./host/diff-editor";
 import { ParleyViewProvider, VIEW_ID } from "./host/view-provider";
+import { unsupportedNodeMessage } from "./platform/node-version";
 
 let host: ParleyHost | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  // An editor whose extension host runs an older Node (VS Code before 1.101) would crash opening the
+  // database (better-sqlite3 needs Node-API 10): say so instead, and start nothing.
+  const tooOld = unsupportedNodeMessage(process.versions.node);
+  if (tooOld) {
+    void vscode.window.showErrorMessage(
+      `Parley cannot start in this editor: ${tooOld}. It needs VS Code 1.101 or later.`,
+    );
+    return;
+  }
   host = new ParleyHost(context);
   await host.start();
   const started = host;

@@ -9,6 +9,7 @@ import type { StreamEvent } from "../shared/stream-events";
 import type { Usage } from "../shared/usage";
 import type { ResolvedConnection } from "../gateway/connection-resolver";
 import { streamStep, type StepOutcome } from "./upstream-step";
+import { refusesTools, toolsRefusedNotice } from "./tool-support";
 import type { AssembledCall } from "../tools/tool-call-assembler";
 import type { UpstreamTool } from "../tools/offered-tools";
 import { runToolCall, type ToolOutcome, type ToolRunContext } from "../tools/tool-runner";
@@ -30,6 +31,8 @@ export type AgentLoopHooks = {
   stopped(stop: LoopStop, total: Usage | undefined): void;
   /** The step's usage as reported (clamped) or estimated. */
   usageOf(outcome: StepOutcome, messages: UpstreamMessage[]): Usage;
+  /** The model refused the tools it was offered (in the server's words); the loop goes on without them. */
+  toolsRefused?(message: string): void;
 };
 
 export type AgentLoopOptions = {
@@ -65,6 +68,17 @@ const repeatedFailure = (): LoopStop => ({
   retryable: false,
 });
 
+/** A step that failed before anything came back, because the model cannot take tools. */
+function refusedTools(outcome: StepOutcome): boolean {
+  return (
+    outcome.error !== undefined &&
+    !outcome.text &&
+    !outcome.reasoning &&
+    outcome.toolCalls.length === 0 &&
+    refusesTools(outcome.error.message)
+  );
+}
+
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { resolved, messages, tools, settings, signal, emit, hooks } = options;
   const maxSteps = settings.chat?.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -82,23 +96,35 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   // Limits are checked before each next step, never before the first (settings keep maxSteps >= 1 and
   // a budget above 0): a caller may rely on nothing being emitted or hooked, but `beforeStep(0)`,
   // before the first request is sent.
+  // Dropped for the rest of the loop once the model refuses them.
+  let offered = tools;
   for (let step = 0; ; step++) {
     hooks.beforeStep?.(step);
-    const outcome = await streamStep({
-      resolved,
-      body: {
-        model: resolved.modelId,
-        messages,
-        stream: true,
-        ...(tools.length > 0 ? { tools } : {}),
-        ...options.requestExtras,
-      },
-      signal,
-      emit,
-      autoRetry: settings.chat?.autoRetryFailedSends !== false,
-      retryBaseMs: options.retryBaseMs,
-      callIdPrefix: `${options.callIdPrefix}_${step}`,
-    });
+    const send = () =>
+      streamStep({
+        resolved,
+        body: {
+          model: resolved.modelId,
+          messages,
+          stream: true,
+          ...(offered.length > 0 ? { tools: offered } : {}),
+          ...options.requestExtras,
+        },
+        signal,
+        emit,
+        autoRetry: settings.chat?.autoRetryFailedSends !== false,
+        retryBaseMs: options.retryBaseMs,
+        callIdPrefix: `${options.callIdPrefix}_${step}`,
+      });
+    let outcome = await send();
+    // A model that cannot take tools refuses the whole request: say so, and send it again without them.
+    if (offered.length > 0 && refusedTools(outcome)) {
+      const notice = toolsRefusedNotice(resolved.modelId, outcome.error!.message);
+      emit({ event: "notice", data: { code: "tools_unsupported", message: notice } });
+      hooks.toolsRefused?.(outcome.error!.message);
+      offered = [];
+      outcome = { ...(await send()), notice };
+    }
     if (outcome.error) {
       const { message, status, retryable } = outcome.error;
       emit({

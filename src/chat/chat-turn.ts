@@ -26,6 +26,7 @@ import type { ConnectionResolver, ResolvedConnection } from "../gateway/connecti
 import type { ModelCatalog } from "../gateway/model-catalog";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
+import { readReferencedResources } from "./referenced-resources";
 import type { SettingsService } from "../settings/settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import type { Logger } from "../platform/logger";
@@ -75,6 +76,8 @@ export type PreparedTurn = {
   files: ReferencedFile[];
   context: TurnContext;
   content: string;
+  /** Whether the model is offered tools at all (not when it cannot use them). */
+  takesTools: boolean;
 };
 
 const busyChat = () => conflict("this chat is already answering; cancel it or wait");
@@ -85,18 +88,19 @@ type TurnIds = { turnId: string; assistantId: string };
 /** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
 function userTurnRows(prepared: PreparedTurn): NewMessage[] {
   const { files } = prepared;
+  const projectFiles = files.filter((f) => !f.resource);
   return [
     ...files.map((file): NewMessage => ({
       role: "user",
       content: fileMessageText(file),
       status: "complete",
-      meta: { kind: "file", path: file.path },
+      meta: file.resource ? { kind: "resource", path: file.path, ...file.resource } : { kind: "file", path: file.path },
     })),
     {
       role: "user",
       content: prepared.content,
       status: "complete",
-      meta: files.length > 0 ? { referencedPaths: files.map((f) => f.path) } : null,
+      meta: projectFiles.length > 0 ? { referencedPaths: projectFiles.map((f) => f.path) } : null,
     },
   ];
 }
@@ -110,15 +114,20 @@ export class ChatTurns {
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
-    // MCP servers start on first need; until they are up, their cached tools are offered.
-    this.deps.mcp?.ensure(snapshot);
+    // MCP servers start on first need; the turn waits a while (contract 7.3: up to 10 s) for those
+    // still starting, so a new server's tools are offered in the first turn. Nothing waits when all
+    // are up; past the wait, the cached tools of a server still starting are offered.
+    const serversStarted = this.deps.mcp?.whenStarted(snapshot) ?? Promise.resolve();
     const modelId = body.modelId ?? chat.modelId ?? settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
     // Independent lookups at once: they stand between the user's Enter and the first token.
-    const [resolved, files, context] = await Promise.all([
+    const [resolved, files, resources, context] = await Promise.all([
       this.deps.connections.forModel(settings, modelId),
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
-      this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+      readReferencedResources(this.deps.mcp, snapshot, body.referencedResources ?? []),
+      serversStarted.then(
+        () => this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+      ),
     ]);
     // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
     return {
@@ -128,9 +137,10 @@ export class ChatTurns {
       root: realpathSync.native(project.dir),
       settings,
       resolved,
-      files,
+      files: [...files, ...resources],
       context,
       content: body.content,
+      takesTools: this.deps.tools.modelTakesTools(snapshot, resolved),
     };
   }
 
@@ -169,7 +179,10 @@ export class ChatTurns {
         turnId: turn.turnId,
         messageId: turn.assistantId,
         model: prepared.resolved.modelId,
-        ...(prepared.context.receipt ? { context: prepared.context.receipt } : {}),
+        ...(prepared.context.receipt
+          ? // What went upstream: no tools for a model that cannot use them.
+            { context: prepared.takesTools ? prepared.context.receipt : { ...prepared.context.receipt, tools: [] } }
+          : {}),
       },
     });
     const running = this.run(prepared, turn, messages, broadcast, controller.signal, storeTurn);
@@ -240,13 +253,16 @@ export class ChatTurns {
     const result = await runAgentLoop({
       resolved,
       messages,
-      // `subagent` is offered when the project defines agents to hand work to.
-      tools: offeredTools(
-        context.tools ?? [],
-        prepared.snapshot.gates,
-        context.mcpTools,
-        prepared.snapshot.agents.agents.length > 0,
-      ),
+      // `subagent` is offered when the project defines agents to hand work to; nothing to a model that
+      // cannot use tools.
+      tools: prepared.takesTools
+        ? offeredTools(
+            context.tools ?? [],
+            prepared.snapshot.gates,
+            context.mcpTools,
+            prepared.snapshot.agents.agents.length > 0,
+          )
+        : [],
       requestExtras: context.requestExtras,
       settings,
       retryBaseMs: this.deps.retryBaseMs ?? 500,
@@ -300,11 +316,13 @@ export class ChatTurns {
               finishReason: outcome.finishReason,
               ...(outcome.reasoning ? { reasoning: outcome.reasoning } : {}),
               ...(outcome.error ? { error: outcome.error } : {}),
+              ...(outcome.notice ? { notice: outcome.notice } : {}),
               ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
             },
           });
           stepOpen = false;
         },
+        toolsRefused: () => void this.deps.tools.rememberNoTools(resolved.modelId),
         toolDone: (call, outcome, content) => {
           storeTurn();
           this.deps.messages.append(chat.id, {

@@ -10,7 +10,8 @@ export { checkRelativePath };
 
 export const MAX_REFERENCED_FILE_BYTES = 512 * 1024;
 
-export type ReferencedFile = { path: string; content: string };
+/** A project file, or (with `resource`) an MCP server's resource, `path` then being its name. */
+export type ReferencedFile = { path: string; content: string; resource?: { serverId: string; uri: string } };
 
 type FileRead = { ok: true; file: ReferencedFile } | { ok: false; reason: string };
 
@@ -77,5 +78,8 @@ export async function readExistingFiles(projectDir: string, relPaths: readonly s
 /** How an injected file reads to the model (role user, before the message that referenced it). */
 export function fileMessageText(file: ReferencedFile): string {
   const fence = file.content.includes("```") ? "````" : "```";
-  return `File: ${file.path}\n${fence}\n${file.content}\n${fence}`;
+  const title = file.resource
+    ? `Resource: ${file.path} (${file.resource.uri}, from the MCP server ${file.resource.serverId})`
+    : `File: ${file.path}`;
+  return `${title}\n${fence}\n${file.content}\n${fence}`;
 }

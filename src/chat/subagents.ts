@@ -80,7 +80,7 @@ export class Subagents {
     const result = await runAgentLoop({
       resolved,
       messages,
-      tools: offeredTools(tools, gates, mcpTools),
+      tools: this.env.modelTakesTools(snapshot, resolved) ? offeredTools(tools, gates, mcpTools) : [],
       settings: snapshot.settings,
       retryBaseMs: this.env.retryBaseMs,
       signal: run.signal,
@@ -121,6 +121,7 @@ export class Subagents {
           });
         },
         usageOf: (outcome, sent) => this.env.stepUsage(outcome, sent, this.env.pricing(snapshot, resolved)),
+        toolsRefused: () => void this.env.rememberNoTools(resolved.modelId),
       },
     });
     const ok = result.finishReason !== "error" && result.finishReason !== "cancelled";

@@ -16,6 +16,7 @@ import type { ModelCatalog } from "../gateway/model-catalog";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import type { SettingsService } from "../settings/settings-service";
 import type { StepOutcome } from "./upstream-step";
+import { modelTakesTools } from "./tool-support";
 
 export type ToolEnvironmentDeps = {
   settings: SettingsService;
@@ -74,6 +75,27 @@ export class ToolEnvironment {
           }
         : {}),
     };
+  }
+
+  /**
+   * Whether the turn's model is offered tools: not when its `models` entry says `tools: false`, nor when
+   * the server's catalog (as cached: a turn never waits for it) lists its parameters without `tools`.
+   */
+  modelTakesTools(snapshot: ProjectSnapshot, resolved: ResolvedConnection): boolean {
+    const entry = modelEntries(snapshot.settings).find((e) => e.id === resolved.modelId);
+    return modelTakesTools(entry, this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl));
+  }
+
+  /**
+   * Remembers that a model refused tools: `tools: false` on its entry in the user's app settings (where
+   * Settings, Providers shows it and the user can change it), so later turns do not offer them again.
+   */
+  async rememberNoTools(modelId: string): Promise<void> {
+    try {
+      await this.deps.settings.patchApp({ models: [{ id: modelId, tools: false }] });
+    } catch (error) {
+      this.deps.log.warn(`cannot remember that ${modelId} takes no tools: ${(error as Error).message}`);
+    }
   }
 
   pricing(snapshot: ProjectSnapshot, resolved: ResolvedConnection): Pricing | undefined {

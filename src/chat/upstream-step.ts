@@ -18,6 +18,8 @@ export type StepOutcome = {
   finishReason: string;
   toolCalls: AssembledCall[];
   error?: { message: string; status?: number; retryable: boolean };
+  /** What the step told the user besides its answer (the `notice` event), kept with the stored step. */
+  notice?: string;
 };
 
 export type StepOptions = {

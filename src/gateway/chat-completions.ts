@@ -2,6 +2,7 @@
 // eventsource-parser, each `data:` chunk interpreted by core/upstream-chunk.
 import { createParser } from "eventsource-parser";
 import { interpretChunk, type ChunkPart } from "./upstream-chunk";
+import { bodyMessage } from "./upstream-error";
 import { gatewayRequest, StreamDroppedError, upstreamFailure, type GatewayConnection } from "./http";
 
 import type { UpstreamMessage } from "../chat/transcript";
@@ -55,20 +56,37 @@ export async function* streamChatCompletion(
   // An error chunk or a finish_reason also ends a turn: LiteLLM's proxy and `transformers serve`
   // close a failed stream right after the error chunk, without `[DONE]`.
   let concluded = false;
+  let events = 0;
+  // The last event's data when it was not JSON: the server's words if the stream ends right after it.
+  let unparsed: string | undefined;
+  // The body as it came while no event has been read: a server that answered 200 with an error body
+  // instead of a stream (JSON or plain text, no `data:` framing) is shown in its own words.
+  let head = "";
   const parser = createParser({
     onEvent(event) {
+      events++;
       if (done) return;
       if (event.data === "[DONE]") {
         done = true;
         return;
       }
+      let chunk: unknown;
       try {
-        const parts = interpretChunk(JSON.parse(event.data));
-        if (parts.some((p) => p.type === "error" || p.type === "finish")) concluded = true;
-        pending.push(...parts);
+        chunk = JSON.parse(event.data);
+        unparsed = undefined;
       } catch {
-        // A chunk that is not JSON carries nothing we can show; the stream goes on.
+        // A chunk that is not JSON carries nothing we can show unless the stream ends with it.
+        unparsed = event.data;
+        if (event.event !== "error") return;
       }
+      const parts = unparsed === undefined ? interpretChunk(chunk) : [];
+      // An `event: error` is an error whatever its data looks like.
+      if (event.event === "error" && !parts.some((p) => p.type === "error"))
+        parts.push(
+          endedWith(event.data) ?? { type: "error", code: "upstream_error", message: "the gateway reported an error" },
+        );
+      if (parts.some((p) => p.type === "error" || p.type === "finish")) concluded = true;
+      pending.push(...parts);
     },
   });
   const decoder = new TextDecoder();
@@ -83,7 +101,9 @@ export async function* streamChatCompletion(
       throw new StreamDroppedError();
     }
     if (next.done) break;
-    parser.feed(decoder.decode(next.value as Uint8Array, { stream: true }));
+    const text = decoder.decode(next.value as Uint8Array, { stream: true });
+    if (events === 0 && head.length < MAX_HEAD) head += text;
+    parser.feed(text);
     while (pending.length > 0) yield pending.shift()!;
     if (done) {
       // Read what follows [DONE] (the end of the body) instead of destroying it: a destroyed body
@@ -98,5 +118,26 @@ export async function* streamChatCompletion(
   }
   parser.feed(decoder.decode());
   while (pending.length > 0) yield pending.shift()!;
-  if (!done && !concluded) throw new StreamDroppedError();
+  if (done || concluded) return;
+  // Ended without [DONE] or a finish: what the server said last, else the body it sent instead of a
+  // stream, else the connection dropped.
+  const plain = events === 0 ? notAStream(head) : undefined;
+  const said = unparsed !== undefined ? endedWith(unparsed) : plain !== undefined ? endedWith(plain) : undefined;
+  if (said) yield said;
+  else throw new StreamDroppedError();
+}
+
+/** At most this much of a body that is not a stream is kept to read its message. */
+const MAX_HEAD = 64 * 1024;
+
+/** A body without any SSE field (keep-alive comments aside), as it is; undefined for a (cut) stream. */
+function notAStream(head: string): string | undefined {
+  const lines = head.split(/\r\n|\r|\n/).filter((line) => !line.startsWith(":"));
+  return lines.some((line) => /^(?:data|event|id|retry)(?::|$)/.test(line)) ? undefined : lines.join("\n");
+}
+
+/** An error part with the words of a body or an event's data in any shape; undefined when it says nothing. */
+function endedWith(text: string): ChunkPart | undefined {
+  const message = bodyMessage(text);
+  return message ? { type: "error", code: "upstream_error", message } : undefined;
 }

@@ -1,11 +1,12 @@
 // Hydrates a model with its provider connection: base URL, key, and headers for one request.
 // A stored credential only goes to the origin it was saved for: a project layer that points the
-// gateway somewhere else gets `credential_origin_mismatch`, never the user's key.
+// gateway somewhere else gets `credential_origin_mismatch`, never the user's key. A base URL the user set
+// may go without a key (keyless self-hosted servers); then no `Authorization` header is sent.
 import type { ResolvedSettings } from "../shared/settings";
 import { AppError, invalid } from "../platform/app-error";
 import { modelEntry, modelProviderId, originOf, providerEntry } from "../settings/credential-binding";
 import { upstreamHeaders } from "./gateway-headers";
-import { DEFAULT_REFERER_URL } from "../settings/settings-defaults";
+import { DEFAULT_GATEWAY_BASE_URL, DEFAULT_REFERER_URL } from "../settings/settings-defaults";
 import { apiKeySlot, headerSlot, SECRET_PLACEHOLDER } from "../settings/settings-secrets";
 import { isPlainObject, type JsonObject } from "../settings/settings-merge";
 import type { GatewayConnection } from "./http";
@@ -44,11 +45,28 @@ export function originMismatchError({ providerId, requestOrigin, savedOrigins }:
 const noKey = (providerId: string) =>
   invalid(`no key for provider "${providerId}": paste an API key or sign in under Settings, Providers`);
 
+/** The hosted gateway's origin: it always needs a key, whoever pointed a provider at it. */
+const HOSTED_GATEWAY_ORIGIN = originOf(DEFAULT_GATEWAY_BASE_URL);
+
 export class ConnectionResolver {
   constructor(
     private readonly credentials: Credentials,
     private readonly oauth?: OAuthCredentialSource,
+    /** The user's own settings layer (the app layer): where the base URLs the user set live. */
+    private readonly userLayer: () => JsonObject = () => ({}),
   ) {}
+
+  /**
+   * Whether a request may go without a key: only to a base URL the user set in the app settings for
+   * this provider (a self-hosted server such as Ollama, vLLM or `transformers serve` that checks
+   * none), never to the hosted gateway, and never to a base URL that only a project's settings name
+   * (a repository must not be able to send the user's chats to a server of its choosing).
+   */
+  private keyless(provider: JsonObject, providerId: string): boolean {
+    const origin = originOf(provider.baseUrl);
+    if (!origin || origin === HOSTED_GATEWAY_ORIGIN) return false;
+    return originOf(providerEntry(this.userLayer(), providerId)?.baseUrl) === origin;
+  }
 
   /** The connection for a chat turn with `modelId`; refuses with a clear 400 when no key may be sent. */
   async forModel(settings: ResolvedSettings, modelId: string): Promise<ResolvedConnection> {
@@ -63,7 +81,8 @@ export class ConnectionResolver {
     ]);
     const inlineModelKey = typeof model?.apiKey === "string" && model.apiKey ? { key: model.apiKey } : undefined;
     const found = [modelKey, inlineModelKey, providerKey].find((result) => result && "key" in result);
-    if (!found || !("key" in found)) {
+    const key = found && "key" in found ? found.key : undefined;
+    if (key === undefined && !this.keyless(provider, providerId)) {
       const mismatch = [modelKey, providerKey].find((result) => result && "mismatch" in result);
       if (mismatch && "mismatch" in mismatch) throw originMismatchError(mismatch.mismatch);
       throw noKey(providerId);
@@ -71,7 +90,7 @@ export class ConnectionResolver {
     return {
       providerId,
       modelId,
-      connection: await this.connection(settings, provider, found.key, [
+      connection: await this.connection(settings, provider, key, [
         { kind: "providers", id: providerId, headers: provider.headers },
         { kind: "models", id: modelId, headers: model?.headers },
       ]),
@@ -83,18 +102,14 @@ export class ConnectionResolver {
     const provider = this.provider(settings, providerId);
     const origin = originOf(provider.baseUrl)!;
     const result = await this.providerKey(provider, providerId, origin);
-    if (requireKey && !(result && "key" in result)) {
+    const key = result && "key" in result ? result.key : undefined;
+    if (requireKey && key === undefined && !this.keyless(provider, providerId)) {
       if (result && "mismatch" in result) throw originMismatchError(result.mismatch);
       throw noKey(providerId);
     }
-    // Without a key for this origin the call goes out without one (the model list is public).
-    const key = result && "key" in result ? result.key : undefined;
-    const connection = await this.connection(settings, provider, key ?? "", [
-      { kind: "providers", id: providerId, headers: provider.headers },
-    ]);
-    // No key: no empty Bearer, but an Authorization the provider's own headers set stays.
-    if (!key && connection.headers.authorization === "Bearer ") delete connection.headers.authorization;
-    return connection;
+    // Without a key for this origin the call goes out without one (the model list is public); an
+    // Authorization the provider's own headers set stays.
+    return this.connection(settings, provider, key, [{ kind: "providers", id: providerId, headers: provider.headers }]);
   }
 
   private provider(settings: ResolvedSettings, providerId: string): JsonObject {
@@ -131,7 +146,7 @@ export class ConnectionResolver {
   private async connection(
     settings: ResolvedSettings,
     provider: JsonObject,
-    key: string,
+    key: string | undefined,
     sources: { kind: string; id: string; headers: unknown }[],
   ): Promise<GatewayConnection> {
     const baseUrl = provider.baseUrl as string;

@@ -1,9 +1,10 @@
-// Headers on every upstream request: the Bearer key and the attribution headers, which
+// Headers on every upstream request: the Bearer key (when there is one) and the attribution headers, which
 // `model.headers` (and a provider's `headers`) may override per request.
 import { APP_NAME } from "../settings/settings-defaults";
 
 export type HeaderInputs = {
-  apiKey: string;
+  /** None or empty: no `Authorization` header at all (a keyless self-hosted server). */
+  apiKey?: string;
   refererUrl: string;
   providerHeaders?: Record<string, string>;
   modelHeaders?: Record<string, string>;
@@ -11,7 +12,7 @@ export type HeaderInputs = {
 
 export function upstreamHeaders(inputs: HeaderInputs): Record<string, string> {
   const headers: Record<string, string> = {
-    authorization: `Bearer ${inputs.apiKey}`,
+    ...(inputs.apiKey ? { authorization: `Bearer ${inputs.apiKey}` } : {}),
     "http-referer": inputs.refererUrl,
     "x-gateway-title": APP_NAME,
     // Deprecated alias of X-Gateway-Title, still sent: some paths drop the newer header.

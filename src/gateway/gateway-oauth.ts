@@ -79,8 +79,7 @@ export class GatewayOAuth {
     const baseUrl = providerEntry(settings, "gateway")?.baseUrl;
     const origin = originOf(baseUrl);
     if (typeof baseUrl !== "string" || !origin) throw invalid("the gateway provider has no base URL");
-    const headers = upstreamHeaders({ apiKey: "", refererUrl: settings.refererUrl ?? DEFAULT_REFERER_URL });
-    delete headers.authorization;
+    const headers = upstreamHeaders({ refererUrl: settings.refererUrl ?? DEFAULT_REFERER_URL });
     let response;
     try {
       response = await gatewayRequest({ baseUrl, headers }, "/auth/keys", {

@@ -25,6 +25,8 @@ export function normalizeModel(raw: Json): CatalogModel | undefined {
     pricing,
     inputModalities: strings(architecture.input_modalities),
     outputModalities: strings(architecture.output_modalities),
+    // Only where the server lists them: a list without them says nothing about what a model takes.
+    ...(Array.isArray(raw.supported_parameters) ? { supportedParameters: strings(raw.supported_parameters) } : {}),
   };
 }
 

@@ -27,10 +27,7 @@ type Json = Record<string, unknown>;
 export function interpretChunk(chunk: unknown): ChunkPart[] {
   if (!isObject(chunk)) return [];
   const parts: ChunkPart[] = [];
-  // An error chunk: `{error:{message, code}}` (OpenRouter, LiteLLM), `{error:"…"}` (`transformers
-  // serve`), or older vLLM's top-level `{object:"error", message, code}`.
-  if (isObject(chunk.error) || (typeof chunk.error === "string" && chunk.error) || chunk.object === "error")
-    parts.push(errorPart(chunk));
+  if (isErrorChunk(chunk)) parts.push(errorPart(chunk));
   const choice = Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
   const delta = choice && isObject(choice.delta) ? choice.delta : undefined;
   if (delta) {
@@ -70,6 +67,18 @@ export function interpretChunk(chunk: unknown): ChunkPart[] {
     }
   }
   return parts;
+}
+
+/**
+ * An error chunk: `{error:{message, code}}` (OpenRouter, LiteLLM), `{error:"…"}` (`transformers
+ * serve`), older vLLM's top-level `{object:"error", message, code}`, or, from servers that stream an
+ * error body as it is, any chunk without `choices` that carries a message: `{detail:"…"}` and
+ * FastAPI's `{detail:[{msg}]}`, or a bare `{message}`.
+ */
+function isErrorChunk(chunk: Json): boolean {
+  if (isObject(chunk.error) || (typeof chunk.error === "string" && chunk.error) || chunk.object === "error")
+    return true;
+  return !("choices" in chunk) && errorBodyMessage(chunk) !== undefined;
 }
 
 function errorPart(chunk: Json): ChunkPart {

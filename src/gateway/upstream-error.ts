@@ -73,17 +73,20 @@ function plainText(text: string): string | undefined {
   );
 }
 
-/** The message of a failed HTTP answer: from its JSON, else its plain text, else a short fallback. */
-export function upstreamMessage(status: number, text: string): string {
+/** The human message of a body in any shape: its JSON's, else its plain or HTML text; undefined when empty. */
+export function bodyMessage(text: string): string | undefined {
   let parsed: unknown;
-  let isJson = true;
   try {
     parsed = JSON.parse(text);
   } catch {
-    isJson = false;
+    return plainText(text);
   }
-  const message = isJson ? errorBodyMessage(parsed) : plainText(text);
-  return message ?? `the gateway answered ${status}`;
+  return errorBodyMessage(parsed);
+}
+
+/** The message of a failed HTTP answer: from its JSON, else its plain text, else a short fallback. */
+export function upstreamMessage(status: number, text: string): string {
+  return bodyMessage(text) ?? `the gateway answered ${status}`;
 }
 
 /** Error `code`/`type` names (OpenAI, Anthropic, LiteLLM's exception names) and what status they mean. */
@@ -157,16 +160,39 @@ export function missingVersionHint(baseUrl: string, path: string): string | unde
   return `the server answered 404 for ${path.split("?")[0]}; did you mean ${suggestion}?`;
 }
 
+/** A secret shorter than this is never taken for a key. */
+export const MIN_SECRET_LENGTH = 6;
 /**
- * The message with every copy of `secret` replaced: some servers quote the key they refused
- * ("Incorrect API key provided: sk-…"), and a key must never reach a response or a log.
+ * A secret at least this long is replaced wherever it occurs; a shorter one (a local server's
+ * `ollama`, `EMPTY`, `changeme`) only where it stands as a whole token, never inside a word or a
+ * name such as `registry.ollama.ai`.
+ */
+export const MIN_SECRET_ANYWHERE = 12;
+
+// What may stand before and after a secret quoted as a whole token: the start or end, white space,
+// quotes, brackets and separators (`key=…`, `"…"`, `key: …`), or sentence punctuation before a space
+// or the end ("…provided: sk-abc123."). Letters, digits, `.`, `/`, `-` and `_` join it to a word.
+const BEFORE_TOKEN = "(?<=^|[\\s\"'`(\\[{<=:,;&?])";
+const AFTER_TOKEN = "(?=$|[\\s\"'`)\\]}>,;&#@]|[.:!?](?:\\s|$))";
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The message with every copy of a secret replaced: some servers quote the key they refused
+ * ("Incorrect API key provided: sk-…"), and a key must never reach a response or a log. A secret is
+ * replaced where it occurs as one: anywhere when it is long, as a whole token when it is short.
  */
 export function withoutSecret(message: string, secrets: string | undefined | readonly string[]): string {
   let out = message;
   // Longest first, so a whole "Bearer sk-…" goes before the bare key inside it.
   const list = (typeof secrets === "string" ? [secrets] : (secrets ?? []))
-    .filter((s) => s.length >= 6)
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
-  for (const secret of list) out = out.split(secret).join("[redacted]");
+  for (const secret of list) {
+    out =
+      secret.length >= MIN_SECRET_ANYWHERE
+        ? out.split(secret).join("[redacted]")
+        : out.replace(new RegExp(`${BEFORE_TOKEN}${escapeRegExp(secret)}${AFTER_TOKEN}`, "g"), "[redacted]");
+  }
   return out;
 }

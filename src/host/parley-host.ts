@@ -43,7 +43,9 @@ export class ParleyHost implements vscode.Disposable {
       workspaceTrusted: () => vscode.workspace.isTrusted,
     });
     // Projects first: a panel that loads as soon as the server listens finds the workspace already there.
-    await this.registerFolders();
+    const [first] = await this.registerFolders();
+    // The app's MCP servers start with Parley (contract 7.3), so the first turn finds them ready.
+    if (first) void this.runtime.startAppMcpServers(first).catch(() => {});
     this.server = await listen(this.runtime, {
       version: typeof PARLEY_VERSION === "string" ? PARLEY_VERSION : "dev",
       webviewDir: vscode.Uri.joinPath(this.context.extensionUri, "media", "webview").fsPath,

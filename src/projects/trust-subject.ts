@@ -70,7 +70,8 @@ function actions(layer: JsonObject): TrustItem[] {
 }
 
 function describeServer(server: JsonObject): string {
-  if (server.transport === "http") return `connects to ${typeof server.url === "string" ? server.url : "(no URL)"}`;
+  if (server.transport === "http" || server.transport === "sse")
+    return `connects to ${typeof server.url === "string" ? server.url : "(no URL)"}`;
   const args = Array.isArray(server.args) ? server.args.filter((a) => typeof a === "string") : [];
   const command = [typeof server.command === "string" ? server.command : "(no command)", ...args].join(" ");
   return `runs \`${command}\``;

@@ -68,7 +68,7 @@ export function modelProviderId(settings: JsonObject, modelId: string): string {
 export function entryOrigin(settings: JsonObject, kind: string, id: string): string | undefined {
   if (kind === "mcpServers") {
     const server = entriesOf(settings, "mcpServers").find((entry) => entry.id === id);
-    if (server?.transport === "http") return originOf(server.url);
+    if (server?.transport === "http" || server?.transport === "sse") return originOf(server.url);
     if (server?.transport === "stdio" && typeof server.command === "string") {
       return stdioBinding(
         server.command,

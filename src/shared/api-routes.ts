@@ -13,6 +13,7 @@ import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./
 import {
   appSettingsPatchSchema,
   appSettingsShape,
+  mcpTransportSchema,
   modelEntrySchema,
   projectSettingsPatchSchema,
   provenanceSchema,
@@ -112,17 +113,45 @@ const optionalProjectDirQuery = z.object({ projectDir: z.string().optional() });
 export const mcpServerStatusSchema = z.object({
   id: z.string(),
   name: z.string(),
-  transport: z.enum(["stdio", "http"]),
+  transport: mcpTransportSchema,
   scope: z.enum(["app", "project"]),
   status: z.enum(["starting", "ready", "error", "stopped", "untrusted"]),
   error: z.string().optional(),
   stderrTail: z.string().optional(),
   toolCount: z.number(),
+  /** What a ready server offers besides tools (0 until it is ready). */
+  resourceCount: z.number(),
+  promptCount: z.number(),
   /** The command line of a stdio server, for the trust prompt. */
   command: z.string().optional(),
   enabled: z.boolean(),
 });
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
+
+/** A resource an MCP server offers: attached to a message (`referencedResources`) like a referenced file. */
+export const mcpResourceSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export type McpResource = z.infer<typeof mcpResourceSchema>;
+
+/** A prompt an MCP server offers: the composer fills in its arguments and gets its text. */
+export const mcpPromptSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z
+    .array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
+    .optional(),
+});
+export type McpPrompt = z.infer<typeof mcpPromptSchema>;
+
+export const mcpPromptBodySchema = z.object({
+  arguments: z.record(z.string().max(200), z.string().max(100_000)).default({}),
+});
 
 // ---- Access: password, passkeys and browser sessions (contract 6.7) ------------------------------
 
@@ -277,6 +306,15 @@ export const apiRoutes = {
   "GET /api/mcp/servers": { query: projectDirQuerySchema, response: z.array(mcpServerStatusSchema) },
   /** Starts or restarts a server; 400 while it waits for the project's trust. */
   "POST /api/mcp/servers/:id/restart": { query: projectDirQuerySchema, response: noContent },
+  /** A server's resources and prompts; the server is started (and waited for) if need be. 400 when it cannot be. */
+  "GET /api/mcp/servers/:id/resources": { query: projectDirQuerySchema, response: z.array(mcpResourceSchema) },
+  "GET /api/mcp/servers/:id/prompts": { query: projectDirQuerySchema, response: z.array(mcpPromptSchema) },
+  /** A prompt with its arguments filled in, as the composer's text; 400 when a required argument is missing. */
+  "POST /api/mcp/servers/:id/prompts/:name": {
+    query: projectDirQuerySchema,
+    body: mcpPromptBodySchema,
+    response: z.object({ text: z.string() }),
+  },
   /** What the repository's `.app.json` brings that waits for the user's trust, and whether it has it (contract 7.1). */
   "GET /api/projects/:id/trust": { response: trustStateSchema },
   /** 409 under VS Code's Restricted Mode, or while `.app.json` cannot be parsed. */

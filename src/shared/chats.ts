@@ -63,15 +63,20 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>;
  * must still show the message.
  */
 export const messageMetaSchema = z.looseObject({
-  /** `file`: a user message that injected a referenced project file. */
-  kind: z.literal("file").optional(),
+  /** `file`: a user message that injected a referenced project file; `resource`: an MCP server's resource. */
+  kind: z.enum(["file", "resource"]).optional(),
   path: z.string().optional(),
+  /** `resource`: which server's, and which. */
+  serverId: z.string().optional(),
+  uri: z.string().optional(),
   /** On the user message of a turn that referenced files. */
   referencedPaths: z.array(z.string()).optional(),
   /** On the assistant message: why the model stopped, its reasoning, and the turn's error. */
   finishReason: z.string().optional(),
   reasoning: z.string().optional(),
   error: z.object({ message: z.string(), status: z.number().int().optional(), retryable: z.boolean() }).optional(),
+  /** On the assistant message: what the turn's `notice` event said (the model refused tools, …). */
+  notice: z.string().optional(),
   /** The turn the message belongs to (its checkpoints and Revert are per turn). */
   turnId: z.string().optional(),
   /** On an assistant step that called tools: the calls as the model made them (arguments as sent). */
@@ -107,6 +112,11 @@ export type Message = z.infer<typeof messageSchema>;
 export const streamBodySchema = z.strictObject({
   content: z.string().min(1, "content must not be empty"),
   referencedPaths: z.array(z.string().min(1)).max(50).optional(),
+  /** MCP resources to attach (read from their servers when the turn starts), like referenced files. */
+  referencedResources: z
+    .array(z.strictObject({ serverId: z.string().min(1).max(32), uri: z.string().min(1).max(2_000) }))
+    .max(20)
+    .optional(),
   modelId: z.string().min(1).optional(),
 });
 export type StreamBody = z.infer<typeof streamBodySchema>;

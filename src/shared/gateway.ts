@@ -12,6 +12,8 @@ export const catalogModelSchema = z.object({
   pricing: z.record(z.string(), z.number()),
   inputModalities: z.array(z.string()),
   outputModalities: z.array(z.string()),
+  /** The request parameters the model takes (`tools`, `temperature`, …), when the server lists them. */
+  supportedParameters: z.array(z.string()).optional(),
 });
 export type CatalogModel = z.infer<typeof catalogModelSchema>;
 

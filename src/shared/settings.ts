@@ -32,6 +32,11 @@ export const modelEntrySchema = z.looseObject({
     .optional(),
   /** `transcription` marks a speech-to-text model the server's list does not label as one. */
   kind: z.enum(["chat", "transcription"]).optional(),
+  /**
+   * `false`: the model cannot use tools, so none are offered to it (set by the user, or remembered when
+   * the model refused them); `true` offers them even where the server's catalog says it takes none.
+   */
+  tools: z.boolean().optional(),
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
@@ -44,11 +49,15 @@ export const mcpServerIdSchema = z
  * An MCP server (contract 6.4). `env` and `headers` values are secrets: stored in the secret store,
  * shown and kept in the layer as `"<secret>"`.
  */
+export const mcpTransportSchema = z.enum(["stdio", "http", "sse"]);
+export type McpTransport = z.infer<typeof mcpTransportSchema>;
+
 export const mcpServerEntrySchema = z
   .looseObject({
     id: mcpServerIdSchema,
     name: z.string().max(100).optional(),
-    transport: z.enum(["stdio", "http"]),
+    /** `http`: streamable HTTP, falling back to the older HTTP+SSE transport; `sse`: HTTP+SSE only. */
+    transport: mcpTransportSchema,
     command: z.string().min(1).optional(),
     args: z.array(z.string()).max(100).optional(),
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
@@ -58,7 +67,7 @@ export const mcpServerEntrySchema = z
     enabled: z.boolean().optional(),
   })
   .refine((entry) => (entry.transport === "stdio" ? entry.command !== undefined : entry.url !== undefined), {
-    message: "a stdio server needs `command`, an http server `url`",
+    message: "a stdio server needs `command`, an http or sse server `url`",
   });
 export type McpServerEntry = z.infer<typeof mcpServerEntrySchema>;
 
@@ -107,6 +116,8 @@ const appOnlyShape = {
   refererUrl: z.url(),
   /** Browser sessions (password, passkey, token link) end after this many idle days (default 7). */
   access: z.object({ sessionIdleDays: z.number().int().min(1).max(365) }).partial(),
+  /** MCP servers: how long one may take to start (initialise and list its tools) before it counts as failed. */
+  mcp: z.object({ startupTimeoutMs: z.number().int().min(1_000).max(600_000) }).partial(),
 };
 
 const projectOnlyShape = {

@@ -46,6 +46,11 @@ export const streamEventSchemas = {
   }),
   /** A `report_progress` note: the turn's status line. */
   progress: z.object({ message: z.string() }),
+  /**
+   * Something the user should know about how the turn went, in words; the turn goes on. `tools_unsupported`:
+   * the model refused tools, the turn was sent again without them, and the model gets none from now on.
+   */
+  notice: z.object({ code: z.string(), message: z.string() }),
   usage: usageSchema,
   error: z.object({
     code: z.string(),

@@ -20,6 +20,8 @@ export const catalogToolSchema = z.object({
   serverId: z.string().optional(),
   server: z.string().optional(),
   gate: toolGateSchema,
+  /** An MCP tool listed from the cache while its server is still starting. */
+  starting: z.boolean().optional(),
 });
 export type CatalogTool = z.infer<typeof catalogToolSchema>;
 

@@ -3,7 +3,15 @@
 import { mcpToolId, NATIVE_TOOLS } from "./native-tools";
 import type { McpToolCacheRepo } from "./mcp/tool-cache-repo";
 
-export type McpToolEntry = { id: string; serverId: string; tool: string; description: string; parameters?: unknown };
+export type McpToolEntry = {
+  id: string;
+  serverId: string;
+  tool: string;
+  description: string;
+  parameters?: unknown;
+  /** Listed from the cache while its server is still starting. */
+  starting?: boolean;
+};
 
 export class ToolCatalog {
   constructor(private readonly cache: McpToolCacheRepo) {}

@@ -3,6 +3,7 @@
 import type { ToolGate } from "../shared/settings";
 import { toolGate } from "./gate";
 import { nativeTool } from "./native-tools";
+import { withoutMetaSchema } from "./mcp/schema-validator";
 
 export type UpstreamTool = { type: "function"; function: { name: string; description: string; parameters: unknown } };
 
@@ -28,7 +29,7 @@ export function offeredTools(
     if (!external) return [];
     const parameters =
       typeof external.parameters === "object" && external.parameters !== null
-        ? external.parameters
+        ? withoutMetaSchema(external.parameters)
         : { type: "object", properties: {} };
     return [
       { type: "function" as const, function: { name, description: external.description.slice(0, 1024), parameters } },

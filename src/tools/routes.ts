@@ -46,6 +46,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
         serverId: t.serverId,
         server: t.serverId,
         gate: toolGate(t.id, gates),
+        ...(t.starting ? { starting: true } : {}),
       })),
     ];
     return tools;

@@ -120,6 +120,33 @@ describe("web UI against a self-hosted server", function () {
     await page.getByLabel("Message").press("Enter");
     await page.locator(".turn-error", { hasText: "404: The model `no-such-model` does not exist." }).waitFor();
   });
+
+  it("says once that a model cannot use tools, answers without them, and lets Settings, Providers offer them again", async () => {
+    await page.goto(`${stack.url}/#/`);
+    await page.getByRole("button", { name: "New chat" }).click();
+    // mock-llm plays Ollama: gemma-2b refuses any request that offers tools.
+    await modelField(page).fill("gemma-2b");
+    await modelField(page).press("Enter");
+    await page.getByLabel("Message").fill("tools or not");
+    await page.getByLabel("Message").press("Enter");
+    await page.locator(".message.assistant", { hasText: "You said: tools or not" }).waitFor();
+    const notice = page.locator(".message.assistant .notice");
+    await notice.waitFor();
+    assert.match((await notice.textContent())!, /gemma-2b cannot use tools.*does not support tools/);
+    assert.equal(await page.locator(".turn-error").count(), 0, "no error: the turn was answered");
+    await screenshot(page, "12-self-hosted-no-tools");
+
+    await page.goto(`${stack.url}/#/settings/providers`);
+    const row = page
+      .getByRole("list", { name: "Models with a price or kind" })
+      .getByRole("listitem")
+      .filter({ hasText: "gemma-2b" });
+    await row.getByText("no tools").waitFor();
+    await row.getByRole("button", { name: "Offer tools" }).click();
+    await row.waitFor({ state: "detached" });
+    const { settings } = await (await stack.api("GET", "/api/settings/resolved")).json();
+    assert.equal(settings.models.find((m: { id: string }) => m.id === "gemma-2b")?.tools, undefined);
+  });
 });
 
 describe("web UI: an answer cut off at the token limit", function () {

@@ -5,26 +5,14 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
 import { until as poll } from "../helpers/poll";
 import { readEvents, type ReceivedEvent } from "../helpers/sse";
 import { makeTempDir, removeDir } from "../helpers/temp";
+import { EVERYTHING, FILESYSTEM, HOSTILE, freePort } from "../helpers/mcp-servers";
 
-const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const FILESYSTEM = path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
-const HOSTILE = path.resolve("test/fixtures/mcp/hostile-server.mjs");
 const node = process.execPath;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until `probe` gives something (not undefined). */
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
@@ -277,7 +265,7 @@ describe("MCP servers", function () {
     assert.equal((await f.s.api("GET", "/api/health")).status, 200);
   });
 
-  it("caps 5,000 tools and a 20 MB result, and refuses calls to a tool whose schema is broken", async () => {
+  it("caps 10,000 tools and a 50 MB result, and refuses calls to a tool whose schema is broken", async () => {
     await f.s.api("PATCH", "/api/settings/app", {
       mcpServers: [
         { id: "many", transport: "stdio", command: node, args: [HOSTILE, "many-tools"] },
@@ -289,7 +277,7 @@ describe("MCP servers", function () {
     await Promise.all(["many", "huge", "bad"].map((id) => restart(id)));
     const many = await ready("many");
     assert.equal(many.toolCount, 500);
-    assert.match(many.error, /5000 tools/);
+    assert.match(many.error, /10000 tools/);
     await ready("huge");
     await ready("bad");
     const events = await modelCalls([
@@ -297,7 +285,7 @@ describe("MCP servers", function () {
       { name: "mcp__bad__broken", arguments: { x: 1 } },
     ]);
     const [huge, bad] = events.filter((e) => e.event === "tool.result").map((e) => e.data);
-    assert.equal(huge.ok, true);
+    assert.equal(huge.ok, true, huge.output.slice(0, 300));
     assert.ok(huge.output.length < 70_000, `${huge.output.length}`);
     assert.equal(bad.ok, false);
     assert.match(bad.output, /input schema is invalid/);

@@ -115,6 +115,18 @@ describe("a real self-hosted server: @dwmkerr/mock-llm", function () {
     });
   });
 
+  it("shows an error streamed as {detail} in the server's words, not as a dropped stream", async () => {
+    const error = errorOf(await say(await newChat(), "detail-error please"));
+    assert.equal(
+      error.message,
+      "Invalid model name passed in model=qwen. Call `/v1/models` to view available models for your key.",
+    );
+    assert.equal(
+      errorOf(await say(await newChat(), "validation-error please")).message,
+      "body.messages.0.content: Field required",
+    );
+  });
+
   it("shows a wrong key's refusal without the key, in chat and in the model list", async () => {
     await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: "sk-wrong-key" }] });
     const events = await say(await newChat(), "hi");

@@ -1,5 +1,6 @@
 // MCP servers: their status per project (`untrusted` until the user trusts the project's own
-// servers, see routes/trust.ts) and a restart.
+// servers, see projects/trust-routes.ts), a restart, and what they offer besides tools: resources to
+// attach to a message and prompts to fill the composer with.
 import type { Router } from "express";
 import { invalid } from "../../platform/app-error";
 import type { ProjectRegistry } from "../../projects/project-registry";
@@ -11,6 +12,16 @@ import { routeRouter } from "../../platform/http/router";
 
 export type McpRoutesDeps = { settings: SettingsService; projects: ProjectRegistry; mcp: McpManager };
 
+/** A server that cannot do what was asked (not configured, untrusted, failed) is a 400 that says why. */
+async function asRequestError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ToolError) throw invalid(error.message);
+    throw error;
+  }
+}
+
 export function mcpRoutes(deps: McpRoutesDeps): Router {
   const router = routeRouter();
 
@@ -20,12 +31,22 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
 
   route(router, "POST /api/mcp/servers/:id/restart", async ({ params, query }) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));
-    try {
-      await deps.mcp.restart(snapshot, params.id);
-    } catch (error) {
-      if (error instanceof ToolError) throw invalid(error.message);
-      throw error;
-    }
+    await asRequestError(deps.mcp.restart(snapshot, params.id));
+  });
+
+  route(router, "GET /api/mcp/servers/:id/resources", async ({ params, query }) => {
+    const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));
+    return asRequestError(deps.mcp.resources(snapshot, params.id));
+  });
+
+  route(router, "GET /api/mcp/servers/:id/prompts", async ({ params, query }) => {
+    const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));
+    return asRequestError(deps.mcp.prompts(snapshot, params.id));
+  });
+
+  route(router, "POST /api/mcp/servers/:id/prompts/:name", async ({ params, query, body }) => {
+    const snapshot = await deps.settings.snapshot(await deps.projects.resolveDir(query.projectDir));
+    return asRequestError(deps.mcp.getPrompt(snapshot, params.id, params.name, body.arguments));
   });
 
   return router;

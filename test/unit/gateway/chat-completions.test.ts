@@ -118,4 +118,23 @@ describe("gateway client: a streamed chat completion", () => {
       { type: "error", code: "upstream_error", message: "Provider disconnected", status: 502 },
     ]);
   });
+
+  it("takes plain text that ends the stream, an `event: error`, or a 200 body that is no stream for the error", async () => {
+    const error = (message: string) => ({ type: "error", code: "upstream_error", message });
+    answer(200, sse(chunk({ content: "a" }), "model crashed"));
+    assert.deepEqual(await collect(), [{ type: "text", text: "a" }, error("model crashed")]);
+    answer(200, `event: error\ndata: overloaded, try later\n\n${sse("[DONE]")}`);
+    assert.deepEqual(await collect(), [error("overloaded, try later")]);
+    answer(200, JSON.stringify({ detail: "Not authenticated" }), { "content-type": "application/json" });
+    assert.deepEqual(await collect(), [error("Not authenticated")]);
+    answer(200, ": keep-alive\n\nInternal Server Error");
+    assert.deepEqual(await collect(), [error("Internal Server Error")]);
+  });
+
+  it("still counts a stream cut inside an event, or only keep-alives, as dropped", async () => {
+    answer(200, `: keep-alive\n\ndata: {"choices":[{"delta":{"content":"cut`);
+    await assert.rejects(collect(), StreamDroppedError);
+    answer(200, ": keep-alive\n\n: keep-alive\n\n");
+    await assert.rejects(collect(), StreamDroppedError);
+  });
 });

@@ -12,6 +12,15 @@ describe("upstream headers", () => {
     });
   });
 
+  it("sends no Authorization header at all without a key (a keyless server), unless a provider header sets one", () => {
+    for (const apiKey of [undefined, ""])
+      assert.equal("authorization" in upstreamHeaders({ apiKey, refererUrl: "r" }), false, String(apiKey));
+    assert.equal(
+      upstreamHeaders({ refererUrl: "r", providerHeaders: { Authorization: "Basic abc" } }).authorization,
+      "Basic abc",
+    );
+  });
+
   it("lets provider headers and then model headers override, whatever their case", () => {
     const headers = upstreamHeaders({
       apiKey: "k",

@@ -63,6 +63,26 @@ describe("upstream chunk interpretation", () => {
     );
   });
 
+  it("reads an error body streamed as it is: {detail}, FastAPI's {detail:[{msg}]} and a bare {message}", () => {
+    assert.deepEqual(interpretChunk({ detail: "Invalid model name" }), [
+      { type: "error", code: "upstream_error", message: "Invalid model name" },
+    ]);
+    assert.deepEqual(interpretChunk({ detail: [{ loc: ["body", "model"], msg: "Field required" }] }), [
+      { type: "error", code: "upstream_error", message: "body.model: Field required" },
+    ]);
+    assert.deepEqual(interpretChunk({ message: "quota exhausted", status: 429 }), [
+      { type: "error", code: "upstream_error", message: "quota exhausted", status: 429 },
+    ]);
+  });
+
+  it("does not take a chunk with choices, or one without words, for an error", () => {
+    assert.deepEqual(interpretChunk({ message: "hi", choices: [] }), []);
+    assert.deepEqual(interpretChunk({ id: "x", usage: { prompt_tokens: 1 } }), [
+      { type: "usage", usage: { prompt_tokens: 1 } },
+    ]);
+    assert.deepEqual(interpretChunk({ detail: { x: 1 } }), []);
+  });
+
   it("keeps a finish_reason of length as a finish, not an error", () => {
     assert.deepEqual(interpretChunk({ choices: [{ delta: { content: "…" }, finish_reason: "length" }] }), [
       { type: "text", text: "…" },

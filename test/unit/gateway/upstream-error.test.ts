@@ -170,4 +170,33 @@ describe("keys in upstream messages", () => {
     assert.equal(withoutSecret("a b", undefined), "a b");
     assert.equal(withoutSecret("a b c", "a"), "a b c", "too short to be a key");
   });
+
+  it("leaves a short key inside a word or a name alone (a local server's key `ollama`)", () => {
+    const message = "registry.ollama.ai/library/gemma:2b does not support tools";
+    assert.equal(withoutSecret(message, ["ollama", "Bearer ollama"]), message);
+    for (const text of ["xsk-abc123y", "sk-abc123_v2", "/models/sk-abc123/x", "sk-abc123.example.com"])
+      assert.equal(withoutSecret(text, "sk-abc123"), text, text);
+  });
+
+  it("still replaces a short key where it stands as a whole token", () => {
+    assert.equal(withoutSecret("invalid key ollama", "ollama"), "invalid key [redacted]");
+    assert.equal(withoutSecret('{"key":"ollama"}', "ollama"), '{"key":"[redacted]"}');
+    assert.equal(withoutSecret("?api_key=ollama&x=1 (ollama)", "ollama"), "?api_key=[redacted]&x=1 ([redacted])");
+    assert.equal(withoutSecret("key: ollama. Try again", "ollama"), "key: [redacted]. Try again");
+    assert.equal(
+      withoutSecret("Authorization: Bearer ollama", ["ollama", "Bearer ollama"]),
+      "Authorization: [redacted]",
+    );
+  });
+
+  it("replaces a key of 12 characters or more wherever it occurs, even inside a word", () => {
+    const key = "sk-0123456789abcdef";
+    assert.equal(withoutSecret(`x${key}y and ${key}.ai`, key), "x[redacted]y and [redacted].ai");
+    assert.equal(withoutSecret("pre-abcdefghijkl-post", "abcdefghijkl"), "pre-[redacted]-post");
+  });
+
+  it("takes a key with pattern characters literally", () => {
+    assert.equal(withoutSecret("key a.b*c+d? refused", "a.b*c+d?"), "key [redacted] refused");
+    assert.equal(withoutSecret("key aXbbcccd refused", "a.b*c+d?"), "key aXbbcccd refused");
+  });
 });

@@ -134,6 +134,33 @@ describe("live turn", () => {
   });
 });
 
+describe("notices", () => {
+  it("keeps a turn's notice beside its text while it streams", () => {
+    const turn = [
+      { event: "turn.start", data: { turnId: "t1", messageId: "m", model: "gemma" } },
+      { event: "notice", data: { code: "tools_unsupported", message: "gemma cannot use tools" } },
+      { event: "text.delta", data: { text: "hi" } },
+    ].reduce((t, e) => reduceTurn(t, e as StreamEvent), emptyTurn());
+    assert.equal(turn.notice, "gemma cannot use tools");
+    assert.equal(turn.parts.length, 1);
+  });
+
+  it("shows a stored step that carries a notice, even with nothing else to show", () => {
+    const items = transcriptItems([
+      message("user", "hi"),
+      message("assistant", "", {
+        turnId: "t1",
+        notice: "gemma cannot use tools",
+        toolCalls: [{ id: "n1", name: "task", arguments: "{}" }],
+      }),
+    ]);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["user", "assistant", "tool"],
+    );
+  });
+});
+
 describe("transcript items", () => {
   it("pairs each call with its result, marks a call without one interrupted, and ends a turn that changed files with Revert", () => {
     const messages = [

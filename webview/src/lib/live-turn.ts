@@ -1,12 +1,20 @@
 // The turn being streamed, as a value folded from its events: text and tool cards in the order they
-// came, the reasoning, the task list and the status line. Pure (each event gives a new value), so a
+// came, the reasoning, the task list, the status line and any notice. Pure (each event gives a new value), so a
 // replayed turn (a reload that follows it) rebuilds the same view.
 import type { StreamEvent, StreamEventData } from "$shared/stream-events";
 import { resultStatus, type ToolCardData } from "./tool-cards";
 
 export type TaskItem = StreamEventData<"task.update">["items"][number];
 export type LivePart = { kind: "text"; key: string; text: string } | { kind: "tool"; key: string; card: ToolCardData };
-export type LiveTurn = { turnId?: string; parts: LivePart[]; reasoning: string; tasks: TaskItem[]; progress?: string };
+export type LiveTurn = {
+  turnId?: string;
+  parts: LivePart[];
+  reasoning: string;
+  tasks: TaskItem[];
+  progress?: string;
+  /** What the turn told the user besides its answer (a `notice` event: the model refused tools, …). */
+  notice?: string;
+};
 
 export const emptyTurn = (): LiveTurn => ({ parts: [], reasoning: "", tasks: [] });
 
@@ -96,6 +104,8 @@ export function reduceTurn(turn: LiveTurn, event: StreamEvent): LiveTurn {
       return { ...turn, tasks: event.data.items };
     case "progress":
       return { ...turn, progress: event.data.message };
+    case "notice":
+      return { ...turn, notice: event.data.message };
     default:
       return turn;
   }

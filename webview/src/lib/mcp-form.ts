@@ -1,10 +1,10 @@
 // The MCP server form as text fields, and the settings entry (or PATCH of one) it stands for. Pure, so
 // the line formats and the "what did the edit remove" rules are unit-tested without a browser.
-import type { McpServerEntry } from "$shared/settings";
+import type { McpServerEntry, McpTransport } from "$shared/settings";
 import type { McpServerStatus } from "$shared/api-routes";
 
 export type McpScope = "app" | "project";
-export type McpTransport = "stdio" | "http";
+export type { McpTransport };
 
 /** What the form's fields hold: the list fields as one entry a line. */
 export type McpFormValues = {

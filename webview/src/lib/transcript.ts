@@ -31,7 +31,12 @@ function resultCard(message: Message, fallback?: { name: string; args: unknown }
 
 /** Whether an assistant message has anything to show besides its tool calls. */
 function showsText(message: Message): boolean {
-  return message.content.trim() !== "" || message.status !== "complete" || message.usage !== null;
+  return (
+    message.content.trim() !== "" ||
+    message.status !== "complete" ||
+    message.usage !== null ||
+    message.meta?.notice !== undefined
+  );
 }
 
 export function transcriptItems(messages: readonly Message[]): TranscriptItem[] {
@@ -53,7 +58,7 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
     if (path && card.turnId) changed.set(card.turnId, [...new Set([...(changed.get(card.turnId) ?? []), path])]);
   };
 
-  // The injected file messages come right before the message that referenced them: they show as that
+  // The injected file (and MCP resource) messages come right before the message that referenced them: they show as that
   // message's chips, not as rows of their own (unless no message follows them).
   let files: Message[] = [];
   const flushFiles = () => {
@@ -62,12 +67,15 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
   };
   for (const message of messages) {
     const turnId = message.meta?.turnId;
-    if (message.role === "user" && message.meta?.kind === "file") {
+    if (message.role === "user" && (message.meta?.kind === "file" || message.meta?.kind === "resource")) {
       files.push(message);
       continue;
     }
     if (message.role === "user") {
-      const paths = message.meta?.referencedPaths ?? files.map((f) => f.meta?.path ?? "");
+      // Project files by path; attached MCP resources by name (they are not in `referencedPaths`).
+      const projectFiles = files.filter((f) => f.meta?.kind === "file").map((f) => f.meta?.path ?? "");
+      const resources = files.filter((f) => f.meta?.kind === "resource").map((f) => f.meta?.path ?? "");
+      const paths = [...(message.meta?.referencedPaths ?? projectFiles), ...resources];
       files = [];
       push({ kind: "user", key: message.id, message, files: paths }, undefined);
       continue;

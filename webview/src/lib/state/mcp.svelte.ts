@@ -1,7 +1,8 @@
 // The MCP servers page: each server's status, the entries of the app and project layers (what Edit
 // starts from), the servers' tools with their gates, and the changes made there. Reloads on
-// `mcp.changed` (a server started, failed, was trusted…) and on the settings changes it shows.
-import type { McpServerStatus } from "$shared/api-routes";
+// `mcp.changed` (a server started, failed, was trusted…) and on the settings changes it shows. A
+// server's resources and prompts are read when asked for.
+import type { McpPrompt, McpResource, McpServerStatus } from "$shared/api-routes";
 import type { AppEvent } from "$shared/app-events";
 import type { McpServerEntry, ToolGate } from "$shared/settings";
 import type { CatalogTool } from "$shared/tools";
@@ -66,6 +67,8 @@ export class McpState {
         scope: "app" as const,
         status: "stopped" as const,
         toolCount: 0,
+        resourceCount: 0,
+        promptCount: 0,
         enabled: e.enabled !== false,
       }));
     this.tools = catalog.filter((t) => t.kind === "mcp");
@@ -107,6 +110,17 @@ export class McpState {
       () => this.app.api.call("POST /api/mcp/servers/:id/restart", { params: { id }, query }),
       () => this.loadServers(),
     );
+  }
+
+  /** What a ready server offers besides tools (read when the user opens that part of its row). */
+  async offers(id: string): Promise<{ resources: McpResource[]; prompts: McpPrompt[] }> {
+    const query = this.app.projects.dirQuery;
+    if (!query) return { resources: [], prompts: [] };
+    const [resources, prompts] = await Promise.all([
+      this.app.api.call("GET /api/mcp/servers/:id/resources", { params: { id }, query }),
+      this.app.api.call("GET /api/mcp/servers/:id/prompts", { params: { id }, query }),
+    ]);
+    return { resources, prompts };
   }
 
   /** The gate is the project's when a project is open (it wins there), else the app's. */
