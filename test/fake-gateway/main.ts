@@ -24,7 +24,7 @@ process.stdout.write(`${JSON.stringify({ baseUrl: gateway.baseUrl, authUrl: gate
 process.stderr.write(
   `Fake gateway${selfHosted ? " (speaking like a self-hosted server)" : ""} on ${gateway.url}; it runs until Ctrl+C. In another terminal, start Parley against it:\n` +
     `  APP_GATEWAY_BASE_URL=${gateway.baseUrl} APP_GATEWAY_AUTH_URL=${gateway.authUrl} npm start\n` +
-    `then paste any key (for example sk-fake-key) under Settings, Providers. Models: fake/echo, fake/slow, fake/reasoner, fake/short, …; for dictation, openai/whisper-1 or google/gemini-2.5-flash (both answer "hello from the fake microphone").\n`,
+    `then paste any key (for example sk-fake-key) under Settings, Providers. Models: fake/echo, fake/slow, fake/reasoner, fake/short, fake/tools, fake/agent-long (a long session), …; for dictation, openai/whisper-1 or google/gemini-2.5-flash (both answer "hello from the fake microphone").\n`,
 );
 const stop = () => void gateway.stop().then(() => process.exit(0));
 process.once("SIGINT", stop);

@@ -3,6 +3,8 @@
 // usage and cost, `data: [DONE]`, error chunks with finish_reason "error", JSON errors with status,
 // the model catalog slices, credits and key info, transcription, and the PKCE sign-in endpoints.
 // Tests script its next answers; without a script it echoes, so people can try the UI with it.
+// Like the gateway it enforces each model's context length (400 with its context-length message),
+// counts tokens with a real tokenizer (tokens.ts) and caches prompts as the vendors do (prompt-cache.ts).
 // `dialect` turns on the gaps of self-hosted OpenAI-style servers (see dialect.ts).
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
@@ -11,6 +13,11 @@ import busboy from "busboy";
 import { TEXT_MODELS, TRANSCRIPTION_MODELS, type RawModel } from "./catalog";
 import { audioContainer, audioTokens, FAKE_TRANSCRIPT, INPUT_AUDIO_FORMATS, priced } from "./audio";
 import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dialect";
+import { needsExplicitMarks, PromptCache, type CacheOutcome } from "./prompt-cache";
+import { contentText, promptTokens, tokensOf, type WireMessage } from "./tokens";
+import { LONG_MODEL, longAgentScenario, TOOL_MODELS, toolScenario } from "./tool-script";
+
+export { toolScenario } from "./tool-script";
 
 /** `clientPort`: the client's end of the connection; requests on one kept-alive connection share it. */
 export type RecordedRequest = {
@@ -85,6 +92,10 @@ export class FakeGateway {
   readonly audioFailures: { status: number; message: string }[] = [];
   /** Self-hosted server gaps to imitate; the gateway's dialect when empty. */
   dialect: Dialect = {};
+  /** Context windows that differ from the catalog's, by model id (listed by /models and enforced). */
+  readonly contextLengths = new Map<string, number>();
+  /** The simulated prompt cache, shared by every request to this gateway. */
+  readonly promptCache = new PromptCache();
   url = "";
 
   constructor() {
@@ -203,7 +214,37 @@ export class FakeGateway {
     }
     const slice = url.searchParams.get("output_modalities");
     const data = slice === "transcription" ? TRANSCRIPTION_MODELS : TEXT_MODELS;
-    this.json(res, 200, { data });
+    this.json(res, 200, { data: data.map((m) => ({ ...m, context_length: this.contextLength(m) })) });
+  }
+
+  /** The model's context window: an override, else the catalog's. */
+  contextLength(model: RawModel): number {
+    return this.contextLengths.get(model.id) ?? model.context_length;
+  }
+
+  /**
+   * The prompt's tokens and what the cache makes of them, or the gateway's context-length refusal when
+   * the prompt and the requested output do not fit the window (checked before anything is cached).
+   */
+  private measure(model: RawModel, body: Record<string, unknown>, messages: WireMessage[]): Measured | string {
+    const counted = promptTokens(messages, body.tools);
+    const limit = this.contextLength(model);
+    const output = Number(body.max_tokens ?? body.max_completion_tokens ?? 0) || 0;
+    if (counted.total + output > limit) {
+      const text = counted.total - counted.tools;
+      const parts = [
+        `${text} of text input`,
+        ...(counted.tools > 0 ? [`${counted.tools} of tool input`] : []),
+        `${output} in the output`,
+      ];
+      return (
+        `This endpoint's maximum context length is ${limit} tokens. However, you requested about ` +
+        `${counted.total + output} tokens (${parts.join(", ")}). Please reduce the length of either one, or use ` +
+        `the "middle-out" transform to compress your prompt automatically.`
+      );
+    }
+    const cache = this.promptCache.lookup(model.id, messages, body.tools, counted.tools, counted.perMessage);
+    return { promptTokens: counted.total, ...cache };
   }
 
   private async chat(
@@ -213,10 +254,12 @@ export class FakeGateway {
   ): Promise<void> {
     const model = TEXT_MODELS.find((m) => m.id === body.model);
     if (!model) return this.error(res, 400, `${String(body.model)} is not a valid model ID`);
-    const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
-    if (body.stream !== true) return this.nonStreaming(model, messages, res);
+    const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
+    const measured = this.measure(model, body, messages);
+    if (typeof measured === "string") return this.error(res, 400, measured);
+    if (body.stream !== true) return this.nonStreaming(model, body, messages, measured, res);
 
-    const scenario = this.queue.shift() ?? this.defaultScenario(model, messages);
+    const scenario = this.queue.shift() ?? this.defaultScenario(model, messages, body.tools);
     if (scenario.kind === "status") {
       if (scenario.retryAfter) res.setHeader("retry-after", scenario.retryAfter);
       return this.error(res, scenario.status, scenario.message ?? `fake failure ${scenario.status}`, scenario.body);
@@ -332,18 +375,33 @@ export class FakeGateway {
     res.write(chunk({}, calls.length > 0 ? "tool_calls" : (scenario.finishReason ?? "stop")));
     const asked = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     if (!scenario.noUsage && (asked || !this.dialect.usageOnlyWhenAsked)) {
-      const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
-      const completionTokens = pieces.length + (scenario.reasoningTokens ?? 0);
-      const cost = promptTokens * Number(model.pricing.prompt) + completionTokens * Number(model.pricing.completion);
+      // Scripted pieces are a token each (a real stream sends about one per chunk); a text is counted,
+      // and so are the tool calls' names and arguments.
+      const completionTokens =
+        (scenario.pieces ? scenario.pieces.length : tokensOf(scenario.text ?? "")) +
+        calls.reduce((sum, call, i) => sum + tokensOf(call.name) + tokensOf(argTexts[i]!), 0) +
+        (scenario.reasoningTokens ?? 0);
+      // A scripted cachedTokens stands in for the simulation (and writes nothing).
+      const cache: CacheOutcome =
+        scenario.cachedTokens === undefined
+          ? measured
+          : { cachedTokens: Math.min(scenario.cachedTokens, measured.promptTokens), cacheWriteTokens: 0 };
       const usage = {
-        prompt_tokens: promptTokens,
+        prompt_tokens: measured.promptTokens,
         completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-        prompt_tokens_details: { cached_tokens: scenario.cachedTokens ?? 0, cache_write_tokens: 0, audio_tokens: 0 },
+        total_tokens: measured.promptTokens + completionTokens,
+        prompt_tokens_details: {
+          cached_tokens: cache.cachedTokens,
+          cache_write_tokens: cache.cacheWriteTokens,
+          audio_tokens: 0,
+        },
         completion_tokens_details: { reasoning_tokens: scenario.reasoningTokens ?? 0 },
         ...(scenario.cost === false || this.dialect.noCost
           ? {}
-          : { cost, cost_details: { upstream_inference_cost: null } }),
+          : {
+              cost: cachedCost(model, { ...measured, ...cache }, completionTokens),
+              cost_details: { upstream_inference_cost: null },
+            }),
       };
       res.write(
         `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: model.id, provider: "FakeProvider", choices: [], usage })}\n\n`,
@@ -355,9 +413,9 @@ export class FakeGateway {
     res.end();
   }
 
-  private defaultScenario(model: RawModel, messages: { role: string; content: unknown }[]): Scenario {
+  private defaultScenario(model: RawModel, messages: WireMessage[], tools: unknown): Scenario {
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
-    const said = typeof lastUser?.content === "string" ? lastUser.content : "something";
+    const said = lastUser ? contentText(lastUser.content) : "something";
     if (model.id === "fake/slow") {
       const text = `Thinking out loud about "${said}". `.repeat(4) + "That is all I have to say.";
       return { kind: "reply", text, delayMs: 120 };
@@ -366,7 +424,8 @@ export class FakeGateway {
     if (model.id === "fake/burst") return { kind: "reply", pieces: numberedPieces(2000) };
     if (model.id === "fake/reasoner")
       return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
-    if (model.id === "fake/tools") return toolScenario(messages);
+    if (TOOL_MODELS.has(model.id)) return toolScenario(messages, tools);
+    if (model.id === LONG_MODEL) return longAgentScenario(messages, tools);
     if (model.id === "fake/short")
       return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
@@ -374,14 +433,22 @@ export class FakeGateway {
 
   private nonStreaming(
     model: RawModel,
-    messages: { role: string; content: unknown }[],
+    body: Record<string, unknown>,
+    messages: WireMessage[],
+    measured: Measured,
     res: http.ServerResponse,
   ): void {
     const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []));
     const audio = parts.find((p) => p.type === "input_audio")?.input_audio as
       { data?: string; format?: string } | undefined;
-    let content = `You said: ${String(messages.at(-1)?.content ?? "")}`;
-    let promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+    // A text answer as the stream would give it (a summary, an echo); a tool call is not answered here.
+    const scripted = this.defaultScenario(model, messages, body.tools);
+    let content =
+      scripted.kind === "reply" && !scripted.toolCalls?.length && scripted.text
+        ? scripted.text
+        : `You said: ${contentText(messages.at(-1)?.content)}`;
+    let promptTokens = measured.promptTokens;
+    let cache: CacheOutcome = measured;
     if (audio) {
       if (!model.architecture.input_modalities.includes("audio"))
         return this.error(res, 400, `${model.id} does not take audio input`);
@@ -393,8 +460,9 @@ export class FakeGateway {
       if (audioContainer(bytes) !== audio.format) return this.error(res, 400, `The audio is not valid ${audio.format}`);
       content = FAKE_TRANSCRIPT;
       promptTokens = audioTokens(bytes);
+      cache = { cachedTokens: 0, cacheWriteTokens: 0 };
     }
-    const completionTokens = Math.ceil(content.length / 4);
+    const completionTokens = audio ? Math.ceil(content.length / 4) : tokensOf(content);
     this.json(res, 200, {
       id: `gen-${randomBytes(6).toString("hex")}`,
       object: "chat.completion",
@@ -404,7 +472,22 @@ export class FakeGateway {
         prompt_tokens: promptTokens,
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
-        ...(this.dialect.noCost ? {} : { cost: priced(model, promptTokens, completionTokens) }),
+        ...(audio
+          ? {}
+          : {
+              prompt_tokens_details: {
+                cached_tokens: cache.cachedTokens,
+                cache_write_tokens: cache.cacheWriteTokens,
+                audio_tokens: 0,
+              },
+            }),
+        ...(this.dialect.noCost
+          ? {}
+          : {
+              cost: audio
+                ? priced(model, promptTokens, completionTokens)
+                : cachedCost(model, { promptTokens, ...cache }, completionTokens),
+            }),
       },
     });
   }
@@ -535,57 +618,24 @@ export function numberedPieces(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `t${i} `);
 }
 
-type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };
+/** A chat request's prompt as the gateway measured it. */
+type Measured = { promptTokens: number } & CacheOutcome;
 
 /**
- * `fake/tools`: a tool call for a command in the last user message, or an answer to the last tool result.
- * Commands: `shell: <cmd>`, `write: <path> <content>`, `edit: <path> <old> => <new>`, `ask: <question>`,
- * `tasks: <a>, <b>`, and `mcp: <tool id> <JSON arguments>` (any tool by name, e.g. an MCP one).
+ * The cost of a step with its cache: cached tokens at the model's cache-read price, written ones at
+ * its cache-write price (vendors behind marks), the rest of the prompt and the answer at full price.
  */
-export function toolScenario(messages: { role: string; content: unknown }[]): Scenario {
-  const last = messages.at(-1);
-  if (last?.role === "tool") return { kind: "reply", text: `Tool said: ${String(last.content).slice(0, 500)}` };
-  const said = typeof last?.content === "string" ? last.content.trim() : "";
-  const command = /^(\w+):\s*([\s\S]*)$/.exec(said);
-  if (!command) return { kind: "reply", text: `You said: ${said}` };
-  const [, verb, rest] = command as unknown as [string, string, string];
-  if (verb === "shell")
-    return { kind: "reply", text: "Running it. ", toolCalls: [{ name: "shell", arguments: { cmd: rest } }] };
-  if (verb === "write") {
-    const [path, ...content] = rest.split(" ");
-    return {
-      kind: "reply",
-      toolCalls: [{ name: "file", arguments: { action: "write", path, content: content.join(" ") } }],
-    };
-  }
-  if (verb === "edit") {
-    const [path, change = ""] = [rest.slice(0, rest.indexOf(" ")), rest.slice(rest.indexOf(" ") + 1)];
-    const [oldText, newText] = change.split(" => ");
-    return { kind: "reply", toolCalls: [{ name: "file", arguments: { action: "edit", path, oldText, newText } }] };
-  }
-  if (verb === "mcp") {
-    const [, name = "", json = "{}"] = /^(\S+)\s*([\s\S]*)$/.exec(rest) ?? [];
-    let args: unknown;
-    try {
-      args = JSON.parse(json || "{}");
-    } catch {
-      return { kind: "reply", text: `Not JSON: ${json}` };
-    }
-    return { kind: "reply", toolCalls: [{ name, arguments: args }] };
-  }
-  if (verb === "ask")
-    return { kind: "reply", toolCalls: [{ name: "ask_user", arguments: { question: rest, choices: ["yes", "no"] } }] };
-  if (verb === "tasks") {
-    const items = rest
-      .split(",")
-      .map((title, i) => ({ title: title.trim(), status: i === 0 ? "in_progress" : "pending" }));
-    return {
-      kind: "reply",
-      toolCalls: [
-        { name: "task", arguments: { items } },
-        { name: "report_progress", arguments: { message: `working on ${items[0]!.title}` } },
-      ],
-    };
-  }
-  return { kind: "reply", text: `You said: ${said}` };
+export function cachedCost(model: RawModel, usage: Measured, completionTokens: number): number {
+  const prompt = Number(model.pricing.prompt);
+  const read = Number(model.pricing.input_cache_read ?? model.pricing.prompt);
+  const write = needsExplicitMarks(model.id) ? Number(model.pricing.input_cache_write ?? prompt) : prompt;
+  const plain = Math.max(0, usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens);
+  return (
+    plain * prompt +
+    usage.cachedTokens * read +
+    usage.cacheWriteTokens * write +
+    completionTokens * Number(model.pricing.completion)
+  );
 }
+
+type MultipartBody = { fields: Record<string, string>; file?: { bytes: Buffer; mimeType: string; fileName: string } };

@@ -14,7 +14,13 @@ describe("gateway routes", () => {
       id: "anthropic/claude-sonnet-4",
       label: "Anthropic: Claude Sonnet 4",
       contextLength: 128000,
-      pricing: { prompt: 0.000003, completion: 0.000015, request: 0, input_cache_read: 3e-7 },
+      pricing: {
+        prompt: 0.000003,
+        completion: 0.000015,
+        request: 0,
+        input_cache_read: 3e-7,
+        input_cache_write: 0.00000375,
+      },
       inputModalities: ["text"],
       outputModalities: ["text"],
     });
