@@ -210,6 +210,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const { mentions, engine: mentionEngine } = openMentions({
     log: (message) => options.log.warn(message),
     mcpTools: (snapshot) => mcp.toolsFor(snapshot),
+    mcpOffers: (snapshot) => mcp.offersFor(snapshot),
     chats,
     recentModels,
   });

@@ -1,5 +1,6 @@
-// The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, the model.
-import { NATIVE_TOOLS, type ToolParameters } from "../tools/native-tools";
+// The @ popup's data: scanned and tagged files, agents, actions, native and MCP tools, MCP resources
+// and prompts, the model.
+import { NATIVE_TOOLS } from "../tools/native-tools";
 import { rankOthers } from "../shared/ranking/rank-mentions";
 import type { MentionCategory, MentionItem, RankedMention } from "../shared/mentions";
 import type { ChatsRepo } from "../chat/chats-repo";
@@ -7,23 +8,19 @@ import type { RecentModelsRepo } from "../chat/recent-models-repo";
 import type { MentionEngine } from "./mention-engine";
 import type { HeldBody } from "./mention-worker";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
-import type { McpToolEntry } from "../tools/mcp/manager";
+import type { McpOffer, McpToolEntry } from "../tools/mcp/manager";
+import { mcpRows, toolInsertText } from "./mcp-rows";
 
 export type MentionDeps = {
   /** The worker that scans, watches, indexes and ranks files (never on the main thread). */
   engine: MentionEngine;
   /** The MCP tools of the project's servers. */
   mcpTools: (snapshot: ProjectSnapshot) => McpToolEntry[];
+  /** The resources and prompts the project's ready MCP servers hold. */
+  mcpOffers: (snapshot: ProjectSnapshot) => McpOffer[];
   chats: ChatsRepo;
   recentModels: RecentModelsRepo;
 };
-
-/** `@tool:firstArg=` and a pair of backticks for tools with known parameters (rule 17). */
-function toolInsertText(name: string, parameters: unknown): string {
-  const schema = parameters as ToolParameters | undefined;
-  const first = schema?.required?.[0] ?? Object.keys(schema?.properties ?? {})[0];
-  return first ? `@${name}:${first}=\`\`` : `@${name}`;
-}
 
 export type MentionSearchOptions = {
   category?: MentionCategory;
@@ -73,14 +70,7 @@ export class Mentions {
         searchText: t.description,
         parameters: t.parameters,
       })),
-      ...this.deps.mcpTools(snapshot).map((t) => ({
-        category: "mcp" as const,
-        label: t.tool,
-        detail: t.description ? `${t.serverId} · ${t.description}` : t.serverId,
-        insertText: toolInsertText(t.id, t.parameters),
-        searchText: `${t.serverId} ${t.description} ${t.id}`,
-        parameters: t.parameters,
-      })),
+      ...mcpRows(this.deps.mcpTools(snapshot), this.deps.mcpOffers(snapshot)),
     ];
     const model = this.currentModel(snapshot, chatId);
     if (model) items.push({ category: "model", label: model, detail: "Current model", insertText: `@${model}` });

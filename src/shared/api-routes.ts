@@ -7,7 +7,13 @@ import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
-import { mentionCategorySchema, mentionSearchQuerySchema, rankedMentionSchema, scannedFileSchema } from "./mentions";
+import {
+  mentionCategorySchema,
+  mentionMcpSchema,
+  mentionSearchQuerySchema,
+  rankedMentionSchema,
+  scannedFileSchema,
+} from "./mentions";
 import { createProjectBodySchema, projectSchema, trustBodySchema, trustStateSchema } from "./projects";
 import { promptDeleteQuerySchema, promptSchema, promptWriteBodySchema } from "./prompts";
 import {
@@ -215,6 +221,7 @@ export const mentionItemSchema = z.object({
   insertText: z.string(),
   searchText: z.string().optional(),
   parameters: z.unknown().optional(),
+  mcp: mentionMcpSchema.optional(),
 });
 export const mentionCatalogSchema = z.object({
   files: z.array(scannedFileSchema.extend({ tags: z.array(z.string()).optional() })),

@@ -9,6 +9,24 @@ export type MentionCategory = z.infer<typeof mentionCategorySchema>;
 export const FILE_DISPLAY_CAP = 200;
 export const ALL_VIEW_PER_CATEGORY = 4;
 
+/**
+ * What an MCP row offers besides a tool: a resource to attach to the message (sent as
+ * `referencedResources`, like a referenced file) or a prompt whose text fills the composer.
+ */
+export const mentionMcpSchema = z.discriminatedUnion("kind", [
+  /** `name`: what the message's chip shows. */
+  z.object({ kind: z.literal("resource"), serverId: z.string(), uri: z.string(), name: z.string() }),
+  z.object({
+    kind: z.literal("prompt"),
+    serverId: z.string(),
+    name: z.string(),
+    arguments: z
+      .array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
+      .optional(),
+  }),
+]);
+export type MentionMcp = z.infer<typeof mentionMcpSchema>;
+
 export type MentionItem = {
   category: MentionCategory;
   label: string;
@@ -18,6 +36,8 @@ export type MentionItem = {
   searchText?: string;
   /** Tools: JSON Schema of the arguments (the composer builds its parameter chips from it). */
   parameters?: unknown;
+  /** MCP rows that are a resource or a prompt rather than a tool. */
+  mcp?: MentionMcp;
 };
 
 export type RankedMention = Omit<MentionItem, "searchText"> & { highlights: [number, number][] };
@@ -30,6 +50,7 @@ export const rankedMentionSchema = z.object({
   insertText: z.string(),
   highlights: z.array(z.tuple([z.number(), z.number()])),
   parameters: z.unknown().optional(),
+  mcp: mentionMcpSchema.optional(),
 });
 
 export const mentionSearchQuerySchema = z.object({

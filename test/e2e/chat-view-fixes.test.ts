@@ -195,7 +195,9 @@ describe("web UI: chat view fixes", function () {
 
   it("keeps the text, and the message, when no key is set; Retry sends it once a key is saved", async () => {
     await newChat(page, "fake/echo");
-    await settings({ providers: [{ id: "gateway", apiKey: null }] });
+    // Back to the built-in gateway URL: a base URL the user set may go without a key (a keyless
+    // self-hosted server), the hosted gateway never.
+    await settings({ providers: [{ id: "gateway", apiKey: null, baseUrl: null }] });
     await say(page, "keep me please");
     const failure = page.locator(".turn-error");
     await failure.waitFor();

@@ -63,7 +63,8 @@ describe("web UI: MCP servers", function () {
     await form.getByRole("button", { name: "Add server" }).click();
     await server("Everything").waitFor();
     assert.equal(await form.count(), 0, "the form closes once saved");
-    assert.equal(await statusOf("Everything").textContent(), "Not running");
+    // An app server starts as soon as it is added (contract 7.3: app servers start with Parley).
+    assert.notEqual(await statusOf("Everything").textContent(), "Not running");
     const app = await (await stack.api("GET", "/api/settings/app")).json();
     assert.deepEqual(
       app.mcpServers[0].env,
@@ -72,7 +73,6 @@ describe("web UI: MCP servers", function () {
     );
     assert.deepEqual(app.mcpServers[0].args, [EVERYTHING, "stdio"]);
 
-    await server("Everything").getByRole("button", { name: "Start" }).click();
     await waitForStatus("Everything", "Ready");
     assert.ok(await server("Everything").getByRole("button", { name: "Restart" }).isVisible());
     await server("Everything")

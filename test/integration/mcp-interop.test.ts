@@ -335,6 +335,56 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
       assert.match(noServer.body.error.message, /no MCP server/);
     });
 
+    it("offers a ready server's resources and prompts in the @ popup, as MCP rows that say what they are", async () => {
+      await setServers([everything]);
+      await restart("everything");
+      await ready("everything");
+      const rows = (await (await f.s.api("GET", `/api/mentions/search?${q}&q=arch`)).json()) as any[];
+      const resource = rows.find((r) => r.mcp?.kind === "resource");
+      assert.deepEqual(
+        {
+          category: resource.category,
+          label: resource.label,
+          detail: resource.detail,
+          insertText: resource.insertText,
+          mcp: resource.mcp,
+        },
+        {
+          category: "mcp",
+          label: "everything › architecture.md",
+          detail: "Resource · text/markdown",
+          insertText: "@everything:architecture.md",
+          mcp: {
+            kind: "resource",
+            serverId: "everything",
+            uri: "demo://resource/static/document/architecture.md",
+            name: "architecture.md",
+          },
+        },
+      );
+      assert.equal(
+        rows.find((r) => r.category !== "files").label,
+        resource.label,
+        "the best match for arch after files",
+      );
+      const prompts = (await (await f.s.api("GET", `/api/mentions/search?${q}&q=Arguments`)).json()) as any[];
+      const args = prompts.find((r) => r.mcp?.kind === "prompt");
+      assert.equal(args.label, "everything › Arguments Prompt");
+      assert.match(args.detail, /^Prompt · A prompt with two arguments/);
+      assert.deepEqual(
+        args.mcp.arguments.map((a: any) => [a.name, a.required === true]),
+        [
+          ["city", true],
+          ["state", false],
+        ],
+      );
+      const catalog = (await (await f.s.api("GET", `/api/mentions/catalog?${q}`)).json()) as any;
+      assert.ok(
+        catalog.mcp.some((r: any) => r.mcp?.kind === "resource") && catalog.mcp.some((r: any) => !r.mcp),
+        "the catalog's mcp list holds tools, resources and prompts alike",
+      );
+    });
+
     it("attaches a resource to a message: sent to the model like a referenced file, stored as the message's chip", async () => {
       await setServers([everything]);
       const chat = await newChat(f, { modelId: "fake/echo" });

@@ -51,6 +51,9 @@ export type McpServerStatus = {
 
 export type { McpToolEntry };
 
+/** What a ready server offers besides tools, as it holds it now. */
+export type McpOffer = { serverId: string; resources: McpResource[]; prompts: McpPrompt[] };
+
 export type McpManagerDeps = {
   cache: McpToolCacheRepo;
   credentials: Credentials;
@@ -216,6 +219,20 @@ export class McpManager {
         parameters: tool.inputSchema,
         ...(starting ? { starting: true } : {}),
       }));
+    });
+  }
+
+  /**
+   * The resources and prompts the project's ready servers hold now (the @ popup's rows): nothing is
+   * started or waited for, so a server still starting offers them once it is up.
+   */
+  offersFor(snapshot: ProjectSnapshot): McpOffer[] {
+    return configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
+      if (config.entry.enabled === false || this.needsTrust(config, snapshot)) return [];
+      const instance = this.current(config, snapshot.project.id);
+      if (instance?.status !== "ready") return [];
+      const { resources, prompts } = instance.lists;
+      return resources.length + prompts.length > 0 ? [{ serverId: config.entry.id, resources, prompts }] : [];
     });
   }
 

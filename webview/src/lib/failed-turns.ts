@@ -13,7 +13,8 @@ function turnsOf(messages: readonly Message[]): Turn[] {
     const startsTurn = message.role === "user" && !(current && current.messages.at(-1)?.role === "user");
     if (!current || startsTurn) turns.push((current = { messages: [], text: undefined }));
     current.messages.push(message);
-    if (message.role === "user" && message.meta?.kind !== "file") current.text = message;
+    if (message.role === "user" && message.meta?.kind !== "file" && message.meta?.kind !== "resource")
+      current.text = message;
   }
   return turns;
 }
@@ -40,15 +41,33 @@ export function withoutRetried(messages: readonly Message[], resending?: string)
   return kept.flatMap((turn) => turn.messages);
 }
 
-/** The transcript's last turn when it failed: the text to send again, and its failed answer. */
-export function lastFailure(
-  messages: readonly Message[],
-): { content: string; referencedPaths?: string[]; answerId: string } | undefined {
+/**
+ * The transcript's last turn when it failed: the text to send again with the files and MCP resources
+ * it referenced, and its failed answer.
+ */
+export function lastFailure(messages: readonly Message[]):
+  | {
+      content: string;
+      referencedPaths?: string[];
+      referencedResources?: { serverId: string; uri: string; name: string }[];
+      answerId: string;
+    }
+  | undefined {
   const turn = turnsOf(messages).at(-1);
   const answer = turn && answerOf(turn);
   if (!turn?.text || answer?.status !== "error") return undefined;
   const paths = turn.text.meta?.referencedPaths;
-  return { content: turn.text.content, ...(paths?.length ? { referencedPaths: paths } : {}), answerId: answer.id };
+  const resources = turn.messages.flatMap(({ role, meta }) =>
+    role === "user" && meta?.kind === "resource" && meta.serverId && meta.uri
+      ? [{ serverId: meta.serverId, uri: meta.uri, name: meta.path ?? meta.uri }]
+      : [],
+  );
+  return {
+    content: turn.text.content,
+    ...(paths?.length ? { referencedPaths: paths } : {}),
+    ...(resources.length ? { referencedResources: resources } : {}),
+    answerId: answer.id,
+  };
 }
 
 export type FailureWays = { settings: boolean; model: boolean; hint: string };

@@ -1,6 +1,6 @@
 // The @ popup's pure rules (spec, composer rules 10 to 15): the keyboard state machine, the rows as
 // the list shows them (grouped by category with an empty query), highlighted name segments, the
-// exact-action rule, and which picked files a text still references.
+// exact-action rule, and which picked files and MCP resources a text still references.
 import { rankOthers } from "$shared/ranking/rank-mentions";
 import { MENTION_CATEGORIES, type MentionCategory, type RankedMention } from "$shared/mentions";
 
@@ -22,6 +22,13 @@ export const CATEGORY_SINGULAR: Record<MentionCategory, string> = {
   model: "Model",
 };
 export const FILTER_CHIPS = MENTION_CATEGORIES.map((category) => ({ category, label: CATEGORY_LABELS[category] }));
+
+/** A row's kind in words: the category, or for MCP rows whether it is a tool, a resource or a prompt. */
+export function rowKind(item: Pick<RankedMention, "category" | "mcp">): string {
+  if (item.mcp?.kind === "resource") return "MCP resource";
+  if (item.mcp?.kind === "prompt") return "MCP prompt";
+  return CATEGORY_SINGULAR[item.category];
+}
 
 /** Down and Up wrap around; -1 when there is nothing to make active. */
 export function moveActive(active: number, count: number, delta: 1 | -1): number {
@@ -123,15 +130,38 @@ export function sections(results: readonly RankedMention[], grouped: boolean): S
   return out;
 }
 
-/** Picked files the text still mentions as a whole `@<path>` token, in the order picked, once each. */
-export function referencedPaths(text: string, picked: readonly string[]): string[] {
+/** The `@` words of a text without their `@`, each also without the sentence's punctuation after it. */
+function mentionedWords(text: string): Set<string> {
   const words = text
     .split(/\s+/)
     .filter((w) => w.startsWith("@"))
     .map((w) => w.slice(1));
   // A sentence may go on right after the path (`@a.ts, then…`): its punctuation is not part of it.
-  const tokens = new Set([...words, ...words.map((w) => w.replace(/[.,;:!?)\]}'"]+$/, ""))]);
+  return new Set([...words, ...words.map((w) => w.replace(/[.,;:!?)\]}'"]+$/, ""))]);
+}
+
+/** Picked files the text still mentions as a whole `@<path>` token, in the order picked, once each. */
+export function referencedPaths(text: string, picked: readonly string[]): string[] {
+  const tokens = mentionedWords(text);
   return [...new Set(picked)].filter((p) => tokens.has(p));
+}
+
+/** An MCP resource picked with @: the token it put in the text (without its `@`), and what it attaches. */
+export type PickedResource = { token: string; serverId: string; uri: string; name: string };
+
+/**
+ * Picked resources whose token the text still holds, in the order picked, each resource once: they
+ * go with the message as `referencedResources`. A pick whose token was deleted is dropped.
+ */
+export function referencedResources(text: string, picked: readonly PickedResource[]): PickedResource[] {
+  const tokens = mentionedWords(text);
+  const seen = new Set<string>();
+  return picked.filter((p) => {
+    const key = `${p.serverId}\u0000${p.uri}`;
+    if (!tokens.has(p.token) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** What the live region says about the list: the count, and the active row. */
@@ -150,7 +180,7 @@ export function announcement(
   const row = results[active];
   const count = `${results.length} result${results.length === 1 ? "" : "s"}`;
   return row
-    ? `${count}. ${row.label}, ${CATEGORY_SINGULAR[row.category]}${row.detail ? `, ${row.detail}` : ""}, ${active + 1} of ${results.length}`
+    ? `${count}. ${row.label}, ${rowKind(row)}${row.detail ? `, ${row.detail}` : ""}, ${active + 1} of ${results.length}`
     : count;
 }
 

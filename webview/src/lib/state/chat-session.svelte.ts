@@ -26,7 +26,24 @@ function originMismatchOf(error: unknown): OriginMismatch | undefined {
   return detail.success ? detail.data : undefined;
 }
 
-type Sent = { content: string; modelId?: string; referencedPaths?: string[] };
+/** An MCP resource attached to a message; `name` is what its chip shows (the server gets serverId and uri). */
+export type AttachedResource = { serverId: string; uri: string; name: string };
+/** Files and MCP resources picked with @ that go with a message. */
+export type References = { paths?: string[]; resources?: AttachedResource[] };
+type Sent = { content: string; modelId?: string; referencedPaths?: string[]; referencedResources?: AttachedResource[] };
+
+/** What the stream route takes for a message (the resources without their names). */
+function streamBody(sent: Sent) {
+  const { content, modelId, referencedPaths, referencedResources } = sent;
+  return {
+    content,
+    ...(modelId ? { modelId } : {}),
+    ...(referencedPaths?.length ? { referencedPaths } : {}),
+    ...(referencedResources?.length
+      ? { referencedResources: referencedResources.map(({ serverId, uri }) => ({ serverId, uri })) }
+      : {}),
+  };
+}
 
 function turnErrorOf(error: unknown): TurnError {
   const originMismatch = originMismatchOf(error);
@@ -46,7 +63,7 @@ export class ChatSession {
   refused = $state.raw<{ sent: Sent; error: TurnError } | undefined>();
   /** The turn being streamed, shown until the stored messages replace it. */
   pendingUser = $state<string | undefined>();
-  /** The files that message references (picked with @), shown as chips under it. */
+  /** The files and MCP resources that message references (picked with @), shown as chips under it. */
   pendingFiles = $state.raw<string[]>([]);
   /** The streamed turn's text, tool cards, tasks and status line. */
   live = $state.raw<LiveTurn>(emptyTurn());
@@ -106,20 +123,21 @@ export class ChatSession {
   /**
    * Enter in the composer: a text starting with "@" asks the server what it is first (an agent, a
    * tool, an action) and runs that directly; anything else, or a text the route leaves to the model,
-   * is a message to the model, with the files picked with @ (`referencedPaths`).
+   * is a message to the model, with the files and MCP resources picked with @ (`referencedPaths`,
+   * `referencedResources`).
    */
-  async submit(modelId?: string, referencedPaths?: string[]): Promise<void> {
+  async submit(modelId?: string, references: References = {}): Promise<void> {
     const text = this.draft.trim();
     // No wait for the chat to load: a message needs nothing of it, and a run's project is known anyway.
     if (this.streaming || !text) return;
     this.draft = "";
     this.directError = undefined;
-    if (!text.startsWith("@")) return this.send(text, modelId, referencedPaths);
+    if (!text.startsWith("@")) return this.send(text, modelId, references);
     let route: DirectRoute | undefined;
     try {
       const projectDir = (await this.projectDirOf(this.chat?.projectId ?? "")) ?? "";
       const routed = await this.api.call("POST /api/composer/route", { body: { projectDir, text } });
-      if (routed.kind === "message") return this.send(text, modelId, referencedPaths);
+      if (routed.kind === "message") return this.send(text, modelId, references);
       route = routed;
       await this.runDirect(route, projectDir);
     } catch (error) {
@@ -195,12 +213,17 @@ export class ChatSession {
     }
   }
 
-  async send(content: string, modelId?: string, referencedPaths?: string[]): Promise<void> {
+  async send(content: string, modelId?: string, references: References = {}): Promise<void> {
     if (this.streaming || !content.trim()) return;
     // The model goes with it: a send refused before the turn began never saved it on the chat.
-    this.lastSent = { content, modelId, referencedPaths };
-    const body = { content, ...(modelId ? { modelId } : {}), ...(referencedPaths?.length ? { referencedPaths } : {}) };
-    await this.run("POST /api/chats/:id/messages/stream", body, content);
+    const sent: Sent = {
+      content,
+      ...(modelId ? { modelId } : {}),
+      ...(references.paths?.length ? { referencedPaths: references.paths } : {}),
+      ...(references.resources?.length ? { referencedResources: references.resources } : {}),
+    };
+    this.lastSent = sent;
+    await this.run("POST /api/chats/:id/messages/stream", sent, content);
   }
 
   /** Which agent this chat runs as; null goes back to the project's default. */
@@ -223,7 +246,10 @@ export class ChatSession {
     const again = this.refused?.sent ?? (this.chat ? lastFailure(this.chat.messages) : undefined) ?? this.lastSent;
     if (!again || this.streaming) return;
     if (this.draft.trim() === again.content) this.draft = "";
-    await this.send(again.content, modelId, again.referencedPaths);
+    await this.send(again.content, modelId, {
+      paths: again.referencedPaths,
+      resources: again.referencedResources,
+    });
   }
 
   async stop(): Promise<void> {
@@ -284,13 +310,13 @@ export class ChatSession {
 
   private async run(
     key: "POST /api/chats/:id/messages/stream" | "GET /api/chats/:id/stream",
-    body: Sent | undefined,
+    sent: Sent | undefined,
     userText: string | undefined,
   ): Promise<void> {
     this.controller = new AbortController();
     this.streaming = true;
     this.pendingUser = userText;
-    this.pendingFiles = body?.referencedPaths ?? [];
+    this.pendingFiles = [...(sent?.referencedPaths ?? []), ...(sent?.referencedResources ?? []).map((r) => r.name)];
     this.live = emptyTurn();
     this.turnUsage = undefined;
     this.error = undefined;
@@ -301,14 +327,19 @@ export class ChatSession {
       this.onEvent(event);
     };
     try {
-      await this.api.chatStream(key, { params: { id: this.chatId }, body }, onEvent, this.controller.signal);
+      await this.api.chatStream(
+        key,
+        { params: { id: this.chatId }, body: sent && streamBody(sent) },
+        onEvent,
+        this.controller.signal,
+      );
     } catch (error) {
       if (!this.controller.signal.aborted) {
         // Refused before the turn began: nothing was stored, so the message stays, unsent, and the
         // composer keeps its text.
-        if (body && !started) {
-          this.refused = { sent: body, error: turnErrorOf(error) };
-          if (!this.draft.trim()) this.draft = body.content;
+        if (sent && !started) {
+          this.refused = { sent, error: turnErrorOf(error) };
+          if (!this.draft.trim()) this.draft = sent.content;
         } else this.error = turnErrorOf(error);
       }
     } finally {

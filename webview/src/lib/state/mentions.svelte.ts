@@ -1,21 +1,39 @@
 // The composer's @ popup: the token under the caret, its ranked rows from the server (each keystroke
 // cancels the one before: an aborted request, and a `clientId` so the server drops a superseded one),
-// the category filter, the active row, the files picked (sent as `referencedPaths`), and the custom
-// actions and tool schemas it needs for Enter and the Parameters chips, refreshed every 5 s.
+// the category filter, the active row, the files and MCP resources picked (sent as `referencedPaths`
+// and `referencedResources`), an MCP prompt picked (its form and text: PromptPickState), and the
+// custom actions and tool schemas it needs for Enter and the Parameters chips, refreshed every 5 s.
 import type { MentionCategory, RankedMention } from "$shared/mentions";
 import type { CatalogTool } from "$shared/tools";
 import type { ApiClient } from "../api/client";
 import { insertMention, type TextEdit } from "../mention-insert";
 import { remainingParameters, type ToolParameter } from "../mention-parameters";
-import { exactAction, keyIntent, referencedPaths, withCurrentModel, type KeyInput } from "../mention-popup";
+import { promptPick, type PromptPick } from "../mcp-prompt";
+import {
+  exactAction,
+  keyIntent,
+  referencedPaths,
+  referencedResources,
+  withCurrentModel,
+  type KeyInput,
+  type PickedResource,
+} from "../mention-popup";
 import { tokenAt, type MentionToken } from "../mention-token";
+import { PromptPickState } from "./prompt-pick.svelte";
 
 /** Tags, tools and custom actions are read again this often while they matter (spec: Refresh). */
 export const REFRESH_MS = 5_000;
 
-/** What a key did: nothing for the composer to do, a text edit (then maybe a run), a run, or the composer's own handling. */
+/**
+ * What a key did: nothing for the composer to do, a text edit (then maybe a run), a run, an MCP
+ * prompt picked (its text to fetch, after its form if it has arguments), or the composer's own handling.
+ */
 export type KeyOutcome =
-  { kind: "handled" } | { kind: "edit"; edit: TextEdit; run: boolean } | { kind: "run" } | { kind: "pass" };
+  | { kind: "handled" }
+  | { kind: "edit"; edit: TextEdit; run: boolean }
+  | { kind: "run" }
+  | { kind: "prompt"; pick: PromptPick }
+  | { kind: "pass" };
 
 export class MentionsState {
   open = $state(false);
@@ -36,8 +54,11 @@ export class MentionsState {
   /** The parameters the picker-syntax text in the composer still lacks (the Parameters chips). */
   parameters = $state.raw<ToolParameter[]>([]);
   readonly listboxId: string;
+  /** An MCP prompt picked from the popup, until its text is in the composer. */
+  readonly prompt: PromptPickState;
   private readonly clientId: string;
   private picked: string[] = [];
+  private pickedResources: PickedResource[] = [];
   private controller: AbortController | undefined;
   private sequence = 0;
   private searchedQuery: string | undefined;
@@ -57,6 +78,7 @@ export class MentionsState {
     const id = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.clientId = `composer-${id}`;
     this.listboxId = `mentions-${id}`;
+    this.prompt = new PromptPickState(api, projectDir);
   }
 
   optionId(index: number): string {
@@ -132,13 +154,26 @@ export class MentionsState {
     }
   }
 
-  /** Puts row `index` in place of the token; Enter on a complete custom action also runs it (rule 15). */
+  /**
+   * Puts row `index` in place of the token; Enter on a complete custom action also runs it (rule 15).
+   * A resource is remembered like a picked file; a prompt inserts nothing: its text replaces the token.
+   */
   pick(index: number, text: string, runAction: boolean): KeyOutcome {
     const item = this.results[index];
     const token = this.token;
     if (!item || !token) return { kind: "handled" };
+    if (item.mcp?.kind === "prompt") {
+      const pick = promptPick(item.mcp, item.label, text, token);
+      this.close();
+      this.dismissedAt = undefined;
+      return { kind: "prompt", pick };
+    }
     const edit = insertMention(text, token, item.insertText);
     if (item.category === "files") this.picked.push(item.insertText.slice(1));
+    if (item.mcp?.kind === "resource") {
+      const { serverId, uri, name } = item.mcp;
+      this.pickedResources.push({ token: item.insertText.trimEnd().slice(1), serverId, uri, name });
+    }
     this.close();
     this.dismissedAt = undefined;
     return {
@@ -158,13 +193,21 @@ export class MentionsState {
     return referencedPaths(text, this.picked);
   }
 
+  /** MCP resources picked with @ whose token the text still holds: they go as `referencedResources`. */
+  referencedResources(text: string): PickedResource[] {
+    return referencedResources(text, this.pickedResources);
+  }
+
   /** The message went: its picks are spent. */
   sent(): void {
     this.picked = [];
+    this.pickedResources = [];
+    this.prompt.cancel();
     this.update("", 0);
   }
 
   dispose(): void {
+    this.prompt.cancel();
     this.close();
     clearTimeout(this.retry);
     if (this.timer) clearInterval(this.timer);
