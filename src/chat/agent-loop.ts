@@ -10,6 +10,7 @@ import type { Usage } from "../shared/usage";
 import type { ResolvedConnection } from "../gateway/connection-resolver";
 import { streamStep, type StepOutcome } from "./upstream-step";
 import { refusesTools, toolsRefusedNotice } from "./tool-support";
+import { withCacheMarks } from "./context/cache-marks";
 import type { AssembledCall } from "../tools/tool-call-assembler";
 import type { UpstreamTool } from "../tools/offered-tools";
 import { runToolCall, type ToolOutcome, type ToolRunContext } from "../tools/tool-runner";
@@ -31,6 +32,8 @@ export type AgentLoopHooks = {
   stopped(stop: LoopStop, total: Usage | undefined): void;
   /** The step's usage as reported (clamped) or estimated. */
   usageOf(outcome: StepOutcome, messages: UpstreamMessage[]): Usage;
+  /** A step's request has left, with these messages and tools (the context meter reads them). */
+  beforeRequest?(messages: readonly UpstreamMessage[], tools: readonly UpstreamTool[]): void;
   /** The model refused the tools it was offered (in the server's words); the loop goes on without them. */
   toolsRefused?(message: string): void;
 };
@@ -105,7 +108,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         resolved,
         body: {
           model: resolved.modelId,
-          messages,
+          // Cache marks for the vendors that need them; the prefix itself is byte-stable step to step.
+          messages: settings.chat?.promptCaching === false ? messages : withCacheMarks(resolved.modelId, messages),
           stream: true,
           ...(offered.length > 0 ? { tools: offered } : {}),
           ...options.requestExtras,
@@ -116,7 +120,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         retryBaseMs: options.retryBaseMs,
         callIdPrefix: `${options.callIdPrefix}_${step}`,
       });
-    let outcome = await send();
+    const sending = send();
+    // Once the request has left (undici writes it in this turn of the loop's check phase, so an
+    // immediate queued now runs after it): counting never stands between Enter and the first token,
+    // and nothing of the answer can be read before it.
+    const tools = offered;
+    if (hooks.beforeRequest) setImmediate(() => hooks.beforeRequest!(messages, tools));
+    let outcome = await sending;
     // A model that cannot take tools refuses the whole request: say so, and send it again without them.
     if (offered.length > 0 && refusedTools(outcome)) {
       const notice = toolsRefusedNotice(resolved.modelId, outcome.error!.message);

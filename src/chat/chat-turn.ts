@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { ResolvedSettings } from "../shared/settings";
 import { conflict, invalid } from "../platform/app-error";
 import { messageStatusFor } from "./finish-reason";
-import { transcriptMessages } from "./transcript";
+import { transcriptMessages, type TranscriptRow } from "./transcript";
 import type { Chat, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { UpstreamMessage } from "../gateway/chat-completions";
@@ -27,6 +27,9 @@ import type { ModelCatalog } from "../gateway/model-catalog";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import { readReferencedResources } from "./referenced-resources";
+import { rowLayer, type ContextLayer } from "./context/context-layers";
+import { ContextMeter, contextWindow, type ContextReport } from "./context/context-meter";
+import { TokenCounter } from "./context/token-count";
 import type { SettingsService } from "../settings/settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import type { Logger } from "../platform/logger";
@@ -34,6 +37,8 @@ import type { Logger } from "../platform/logger";
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
 export type TurnContext = {
   systemMessages: UpstreamMessage[];
+  /** Which context layer each system message counts under (`system` or `instructions`; contract 7.3). */
+  systemLayers?: ContextLayer[];
   receipt?: Record<string, unknown>;
   requestExtras?: Record<string, unknown>;
   /** The turn's effective tool set (allowlist, preset, then the gates; `off` removed). */
@@ -78,12 +83,28 @@ export type PreparedTurn = {
   content: string;
   /** Whether the model is offered tools at all (not when it cannot use them). */
   takesTools: boolean;
+  /** The context layer of each message of the first request (filled by `start`). */
+  layers: ContextLayer[];
 };
 
 const busyChat = () => conflict("this chat is already answering; cancel it or wait");
 
 /** A turn's id and its (first) assistant message's id, known before anything is stored. */
 type TurnIds = { turnId: string; assistantId: string };
+
+/** A turn's first request: its system messages, then the transcript; and each message's context layer. */
+function firstRequest(
+  context: TurnContext,
+  rows: readonly TranscriptRow[],
+): { messages: UpstreamMessage[]; layers: ContextLayer[] } {
+  const transcriptLayers: ContextLayer[] = [];
+  const messages = [
+    ...context.systemMessages,
+    ...transcriptMessages(rows, (row) => transcriptLayers.push(rowLayer(row))),
+  ];
+  const systemLayers = context.systemMessages.map((_, i) => context.systemLayers?.[i] ?? ("system" as const));
+  return { messages, layers: [...systemLayers, ...transcriptLayers] };
+}
 
 /** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
 function userTurnRows(prepared: PreparedTurn): NewMessage[] {
@@ -141,7 +162,36 @@ export class ChatTurns {
       context,
       content: body.content,
       takesTools: this.deps.tools.modelTakesTools(snapshot, resolved),
+      layers: [],
     };
+  }
+
+  /**
+   * The context meter for the request the chat would send now (its stored transcript, system layers
+   * and tools; no new message): what `GET /api/chats/:id/context` answers, an estimate until a turn
+   * has run against the upstream.
+   */
+  async contextNow(chat: Chat, project: ProjectRow): Promise<ContextReport> {
+    const snapshot = await this.deps.settings.snapshot(project);
+    const modelId = chat.modelId ?? snapshot.settings.defaultModel;
+    if (!modelId) throw invalid("choose a model for this chat first");
+    const [resolved, context, counter] = await Promise.all([
+      this.deps.connections.forModel(snapshot.settings, modelId),
+      this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+      TokenCounter.load(),
+    ]);
+    const { messages, layers } = firstRequest(context, this.deps.messages.listByChat(chat.id));
+    const tools = this.deps.tools.modelTakesTools(snapshot, resolved)
+      ? offeredTools(context.tools ?? [], snapshot.gates, context.mcpTools, snapshot.agents.agents.length > 0)
+      : [];
+    // Nothing streams here: the catalog may be read (once, then cached) for the model's window.
+    const listed = await this.deps.catalog.list("text", resolved.connection).catch(() => []);
+    const window = contextWindow(
+      snapshot.settings,
+      resolved.modelId,
+      listed.find((m) => m.id === resolved.modelId)?.contextLength,
+    );
+    return new ContextMeter(counter, window, layers).measure(messages, tools);
   }
 
   /**
@@ -161,10 +211,11 @@ export class ChatTurns {
     const userRows = userTurnRows(prepared);
     // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
     // the turn is registered: a failure here must not leave the chat "already answering".
-    const messages = [
-      ...prepared.context.systemMessages,
-      ...transcriptMessages([...this.deps.messages.listByChat(chat.id), ...userRows]),
-    ];
+    const { messages, layers } = firstRequest(prepared.context, [
+      ...this.deps.messages.listByChat(chat.id),
+      ...userRows,
+    ]);
+    prepared.layers = layers;
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
     let stored = false;
     const storeTurn = () => {
@@ -245,6 +296,20 @@ export class ChatTurns {
     const { chat, settings, resolved, context } = prepared;
     const { turnId } = turn;
     const emit = (event: StreamEvent) => broadcast.emit(event);
+    // Nothing here may wait (an await would let the turn's store run before the request leaves, see
+    // `start`): the meter is made once the tokenizer is there (loaded in the background at start-up)
+    // and used only after each request has left.
+    const window = contextWindow(
+      settings,
+      resolved.modelId,
+      this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.contextLength,
+    );
+    // A tokenizer that cannot load leaves the turn without a meter, never without an answer.
+    const meterReady = TokenCounter.load().then(
+      (counter) => new ContextMeter(counter, window, prepared.layers),
+      (error: Error) => void this.deps.log.warn(`no context meter for this turn: ${error.message}`),
+    );
+    let lastTools: readonly unknown[] = [];
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
     this.deps.catalog.warm("text", resolved.connection);
     // Every hook that writes stores the user's turn first (see `start`); the first step's start writes nothing.
@@ -323,6 +388,11 @@ export class ChatTurns {
           stepOpen = false;
         },
         toolsRefused: () => void this.deps.tools.rememberNoTools(resolved.modelId),
+        // The meter before each request (after `turn.start` for the first), scaled once a step reported.
+        beforeRequest: (sent, tools) => {
+          lastTools = tools;
+          void meterReady.then((meter) => meter && emit({ event: "context", data: meter.measure(sent, tools) }));
+        },
         toolDone: (call, outcome, content) => {
           storeTurn();
           this.deps.messages.append(chat.id, {
@@ -350,10 +420,17 @@ export class ChatTurns {
           if (stepOpen) this.deps.messages.update(stepMessageId, error);
           else this.deps.messages.append(chat.id, { role: "assistant", modelId: resolved.modelId, ...error });
         },
-        usageOf: (outcome, sent) =>
-          this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved)),
+        usageOf: (outcome, sent) => {
+          const usage = this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved));
+          if (outcome.usage) void meterReady.then((meter) => meter?.reconcile(usage.promptTokens));
+          return usage;
+        },
       },
     });
+    // Where the next turn starts from: this one's messages and its answer.
+    if (result.text) messages.push({ role: "assistant", content: result.text });
+    const meter = await meterReady;
+    if (meter) emit({ event: "context", data: meter.measure(messages, lastTools) });
     emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
   }
 }

@@ -33,6 +33,11 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
 
   route(router, "GET /api/chats/:id", ({ params }) => deps.chatService.withMessages(params.id));
 
+  route(router, "GET /api/chats/:id/context", async ({ params }) => {
+    const chat = deps.chatService.get(params.id);
+    return deps.chatTurns.contextNow(chat, deps.projects.byId(chat.projectId));
+  });
+
   route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);
     return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId));

@@ -113,6 +113,7 @@ export class ToolEnvironment {
         completionTokens: 0,
         totalTokens: 0,
         cachedTokens: 0,
+        cacheWriteTokens: 0,
         reasoningTokens: 0,
         cost: 0,
         costSource: "estimate",

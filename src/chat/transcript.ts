@@ -31,7 +31,11 @@ function failedBeforeAnswer(next: TranscriptRow | undefined): boolean {
   return next?.role === "assistant" && next.status === "error" && !next.content && !next.meta?.toolCalls?.length;
 }
 
-export function transcriptMessages(messages: readonly TranscriptRow[]): UpstreamMessage[] {
+/** `sent`, when given, hears which row each returned message came from, in order (the context meter's layers). */
+export function transcriptMessages(
+  messages: readonly TranscriptRow[],
+  sent?: (row: TranscriptRow) => void,
+): UpstreamMessage[] {
   const answered = new Set(messages.filter((m) => m.role === "tool" && m.meta?.callId).map((m) => m.meta!.callId!));
   const out: UpstreamMessage[] = [];
   for (const [index, message] of messages.entries()) {
@@ -39,6 +43,7 @@ export function transcriptMessages(messages: readonly TranscriptRow[]): Upstream
     if (message.role === "user" && failedBeforeAnswer(messages[index + 1])) continue;
     // A subagent's own tool calls stay inside its card: the model that called it sees only its answer.
     if (message.meta?.parentCallId) continue;
+    const before = out.length;
     if (message.role === "user") out.push({ role: "user", content: message.content });
     else if (message.role === "assistant") {
       const calls = (message.meta?.toolCalls ?? []).filter((call) => answered.has(call.id));
@@ -47,6 +52,7 @@ export function transcriptMessages(messages: readonly TranscriptRow[]): Upstream
     } else if (message.role === "tool" && message.meta?.callId) {
       out.push({ role: "tool", tool_call_id: message.meta.callId, content: message.content });
     }
+    if (sent && out.length > before) sent(message);
   }
   return out;
 }

@@ -10,6 +10,8 @@ import type { TurnContext, TurnContextProvider } from "./chat-turn";
 import { agentFilesMessage, readAgentFiles, scanSkills, skillsMessage } from "../prompts/instruction-files";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import type { PromptService } from "../prompts/prompt-service";
+import type { ContextLayer } from "./context/context-layers";
+import { currentEnvironment, environmentText } from "./context/environment";
 
 export class PromptTurnContext implements TurnContextProvider {
   constructor(
@@ -40,17 +42,26 @@ export class PromptTurnContext implements TurnContextProvider {
     );
 
     const systemMessages: UpstreamMessage[] = [];
-    if (prompt) systemMessages.push({ role: "system", content: prompt.content });
+    const systemLayers: ContextLayer[] = [];
+    const push = (content: string, layer: ContextLayer) => {
+      systemMessages.push({ role: "system", content });
+      systemLayers.push(layer);
+    };
     const agentFileNames = settings.agentFileNames ?? ["AGENTS.md"];
-    const [agentFiles, skills] = await Promise.all([
+    const [agentFiles, skills, environment] = await Promise.all([
       effective.agentFiles ? readAgentFiles(project.dir, agentFileNames) : [],
       effective.skills ? scanSkills(project.dir) : [],
+      settings.chat?.environment === false ? undefined : currentEnvironment(project.dir),
     ]);
-    if (agentFiles.length > 0) systemMessages.push({ role: "system", content: agentFilesMessage(agentFiles) });
-    if (skills.length > 0) systemMessages.push({ role: "system", content: skillsMessage(skills) });
+    // The prompt stays first; the environment follows it (contract 7.3).
+    if (prompt) push(prompt.content, "system");
+    if (environment) push(environmentText(environment), "system");
+    if (agentFiles.length > 0) push(agentFilesMessage(agentFiles), "instructions");
+    if (skills.length > 0) push(skillsMessage(skills), "instructions");
 
     return {
       systemMessages,
+      systemLayers,
       tools: effective.tools,
       mcpTools,
       receipt: {

@@ -6,7 +6,9 @@ import type { Usage, UsageTotals } from "../shared/usage";
 import type { UpstreamUsage } from "../gateway/upstream-chunk";
 
 /** USD per token, as the gateway's model catalog lists them. */
-export type Pricing = Partial<Record<"prompt" | "completion" | "request" | "input_cache_read", number>>;
+export type Pricing = Partial<
+  Record<"prompt" | "completion" | "request" | "input_cache_read" | "input_cache_write", number>
+>;
 
 /** Bounds on what one upstream step may report; anything beyond is a broken or hostile upstream. */
 export const MAX_STEP_TOKENS = 100_000_000;
@@ -25,15 +27,18 @@ function tokenCount(value: unknown, field: string, report?: ClampReport): number
 }
 
 export function estimateCost(
-  tokens: Pick<Usage, "promptTokens" | "completionTokens" | "cachedTokens">,
+  tokens: Pick<Usage, "promptTokens" | "completionTokens" | "cachedTokens"> & { cacheWriteTokens?: number },
   pricing: Pricing | undefined,
 ): number | null {
   if (!pricing || pricing.prompt === undefined || pricing.completion === undefined) return null;
   const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
+  const written = Math.min(tokens.cacheWriteTokens ?? 0, tokens.promptTokens - cached);
   const cachedPrice = pricing.input_cache_read ?? pricing.prompt;
+  const writePrice = pricing.input_cache_write ?? pricing.prompt;
   return (
-    (tokens.promptTokens - cached) * pricing.prompt +
+    (tokens.promptTokens - cached - written) * pricing.prompt +
     cached * cachedPrice +
+    written * writePrice +
     tokens.completionTokens * pricing.completion +
     (pricing.request ?? 0)
   );
@@ -51,6 +56,7 @@ export function normalizeUsage(raw: UpstreamUsage, pricing: Pricing | undefined,
       2 * MAX_STEP_TOKENS,
     ),
     cachedTokens: tokenCount(raw.prompt_tokens_details?.cached_tokens, "cached_tokens", report),
+    cacheWriteTokens: tokenCount(raw.prompt_tokens_details?.cache_write_tokens, "cache_write_tokens", report),
     reasoningTokens: tokenCount(raw.completion_tokens_details?.reasoning_tokens, "reasoning_tokens", report),
   };
   if (typeof raw.cost === "number" && Number.isFinite(raw.cost) && raw.cost >= 0 && raw.cost <= MAX_STEP_COST_USD) {
@@ -79,6 +85,7 @@ export function estimateUsage(promptText: string, completionText: string, pricin
     completionTokens,
     totalTokens: promptTokens + completionTokens,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     reasoningTokens: 0,
   };
   return { ...tokens, cost: estimateCost(tokens, pricing), costSource: "estimate" };
@@ -135,6 +142,7 @@ export function addToTotals(totals: UsageTotals, usage: Usage): UsageTotals {
 export function sumUsage(a: Usage, b: Usage): Usage {
   return {
     ...addCounts(a, b),
+    cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0),
     costSource: a.costSource === "gateway" && b.costSource === "gateway" ? "gateway" : "estimate",
   };
 }

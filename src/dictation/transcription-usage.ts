@@ -51,6 +51,7 @@ export function transcriptionUsage(
     completionTokens,
     totalTokens: completionTokens,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     reasoningTokens: 0,
     cost: null,
     costSource: "estimate",

@@ -8,7 +8,8 @@ export type UpstreamUsage = {
   completion_tokens?: number;
   total_tokens?: number;
   cost?: number;
-  prompt_tokens_details?: { cached_tokens?: number };
+  /** `cache_write_tokens`: OpenRouter's count of prompt tokens written to the vendor's cache. */
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
   completion_tokens_details?: { reasoning_tokens?: number };
 };
 

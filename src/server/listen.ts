@@ -9,6 +9,7 @@ import { closeGatewayDispatcher, loadUndici } from "../gateway/http";
 import { loadWebAuthn } from "../access/access-service";
 import { warmInBackground } from "../platform/lazy-module";
 import { loadMcpSdk } from "../tools/mcp/connection";
+import { loadTokenizer } from "../chat/context/token-count";
 
 export const DEFAULT_PORT = 4317;
 const PORT_SEARCH_SPAN = 100;
@@ -59,7 +60,7 @@ export async function listen(runtime: Runtime, options: ListenOptions): Promise<
       await closeGatewayDispatcher();
     })());
 
-  const warmed = warmInBackground([loadUndici, loadMcpSdk, loadWebAuthn]);
+  const warmed = warmInBackground([loadUndici, loadMcpSdk, loadWebAuthn, loadTokenizer]);
   return { url: `http://${urlHost}:${port}`, port, server, warmed, close };
 }
 

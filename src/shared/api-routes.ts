@@ -6,6 +6,7 @@ import { actionEntrySchema, agentEntrySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { dictationResultSchema } from "./dictation";
+import { contextReportSchema } from "./context";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import {
   mentionCategorySchema,
@@ -274,6 +275,8 @@ export const apiRoutes = {
   "GET /api/chats/:id": { response: chatWithMessagesSchema },
   "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
   "DELETE /api/chats/:id": { response: noContent },
+  /** How full the context of the request the chat would send now is (contract 7.3); 400 without a model. */
+  "GET /api/chats/:id/context": { response: contextReportSchema },
   "POST /api/chats/:id/cancel": { response: noContent },
   /** Answers a `tool.approval` of the chat's waiting turn (`:call` is its callId). */
   "POST /api/chats/:id/approvals/:call": { body: approvalBodySchema, response: noContent },

@@ -37,6 +37,8 @@ export const modelEntrySchema = z.looseObject({
    * the model refused them); `true` offers them even where the server's catalog says it takes none.
    */
   tools: z.boolean().optional(),
+  /** The model's context window in tokens, where the server's catalog does not say (contract 7.3). */
+  contextLength: z.number().int().min(1_000).max(100_000_000).optional(),
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
@@ -83,6 +85,12 @@ export const chatDefaultsSchema = z.object({
   maxSteps: z.number().int().min(1).max(1000),
   /** No further step starts once a turn has cost this much (USD); null: no budget. */
   maxTurnCost: z.number().positive().max(10_000).nullable(),
+  /** The context window (tokens) of a model neither the catalog nor a `models` entry describes (contract 7.3). */
+  contextWindow: z.number().int().min(1_000).max(100_000_000),
+  /** `cache_control` marks for vendors that need them, and a byte-stable prefix for all (contract 7.3). */
+  promptCaching: z.boolean(),
+  /** The environment system message: folder, OS and shell, date, git branch (contract 7.3). */
+  environment: z.boolean(),
 });
 export type ChatDefaults = z.infer<typeof chatDefaultsSchema>;
 

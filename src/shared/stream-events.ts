@@ -1,6 +1,7 @@
 // The chat stream's SSE events, each defined once; the union type is derived from the map.
 import { z } from "zod";
 import { usageSchema } from "./usage";
+import { contextReportSchema } from "./context";
 
 export const streamEventSchemas = {
   "turn.start": z.object({
@@ -52,6 +53,12 @@ export const streamEventSchemas = {
    */
   notice: z.object({ code: z.string(), message: z.string() }),
   usage: usageSchema,
+  /**
+   * How full the model's context window is (contract 7.3): after `turn.start` for the first request,
+   * and after each step for the next one. `source`: the tokenizer's estimate, or scaled to the
+   * upstream's own `prompt_tokens` once a step reported it.
+   */
+  context: contextReportSchema,
   error: z.object({
     code: z.string(),
     message: z.string(),

@@ -6,6 +6,8 @@ export const usageSchema = z.object({
   completionTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),
+  /** Prompt tokens written to the vendor's cache (contract 7.3); 0 in answers stored before it was kept. */
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
   reasoningTokens: z.number().int().nonnegative(),
   /** USD; null when neither the gateway nor the live prices could say. */
   cost: z.number().nonnegative().nullable(),

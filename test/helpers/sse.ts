@@ -26,7 +26,11 @@ export async function readEvents(
   return events;
 }
 
-export const names = (events: ReceivedEvent[]) => events.map((e) => e.event);
+/**
+ * The events' names, leaving out the context meter's `context` events: they come after `turn.start`
+ * and around each step, and test/integration/context-meter.test.ts checks where.
+ */
+export const names = (events: ReceivedEvent[]) => events.filter((e) => e.event !== "context").map((e) => e.event);
 export const text = (events: ReceivedEvent[]) =>
   events
     .filter((e) => e.event === "text.delta")

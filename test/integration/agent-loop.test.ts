@@ -54,13 +54,17 @@ describe("agent loop", function () {
       approve(() => chatId, "allow"),
       chat.id,
     );
+    // The context meter reports each request as it leaves, and the state the turn ends in (contract 7.3).
     assert.deepEqual(names(events), [
       "turn.start",
+      "context",
       "usage",
       "tool.call",
       "tool.approval",
       "tool.result",
+      "context",
       "usage",
+      "context",
       "turn.end",
     ]);
     const result = events.find((e) => e.event === "tool.result")!.data;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
 import { until } from "../helpers/poll";
 import { readEvents } from "../helpers/sse";
+import { conversation } from "../helpers/upstream-messages";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -199,7 +200,11 @@ describe("prompts and presets in a turn", () => {
     const events = await readEvents(await send(f, chatId, { content: "hello" }));
     return {
       events,
-      upstream: (f.gateway.completions.at(-1)!.body as any).messages as { role: string; content: string }[],
+      // The environment message (contract 7.3) is left out: these tests are about the prompt's layers.
+      upstream: conversation((f.gateway.completions.at(-1)!.body as any).messages) as {
+        role: string;
+        content: string;
+      }[],
       receipt: events[0]!.data.context,
     };
   };

@@ -28,10 +28,25 @@ describe("usage accounting", () => {
       completionTokens: 20,
       totalTokens: 120,
       cachedTokens: 40,
+      cacheWriteTokens: 0,
       reasoningTokens: 5,
       cost: 0.5,
       costSource: "gateway",
     });
+  });
+
+  it("reads the tokens written to the cache, and prices them at the cache-write price", () => {
+    const usage = normalizeUsage(
+      {
+        prompt_tokens: 1000,
+        completion_tokens: 10,
+        prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 300 },
+      },
+      { prompt: 0.001, completion: 0.002, input_cache_read: 0.0001, input_cache_write: 0.00125 },
+    );
+    assert.equal(usage.cacheWriteTokens, 300);
+    // 100 plain, 600 read, 300 written, 10 out.
+    assert.ok(Math.abs(usage.cost! - (100 * 0.001 + 600 * 0.0001 + 300 * 0.00125 + 10 * 0.002)) < 1e-12);
   });
 
   it("estimates from live prices otherwise, pricing cached tokens at the cache-read price", () => {

@@ -15,6 +15,7 @@ describe("transcription usage", () => {
       completionTokens: 8,
       totalTokens: 128,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
       reasoningTokens: 0,
       cost: 0.0005,
       costSource: "gateway",

@@ -43,7 +43,14 @@ describe("UI prices", () => {
 });
 
 describe("UI costs", () => {
-  const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, reasoningTokens: 0 };
+  const usage = {
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
 
   it("says cost unknown for a null cost, and never rounds a tiny cost to $0", () => {
     assert.equal(formatCost(null), "cost unknown");

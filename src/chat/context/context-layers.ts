@@ -1,0 +1,71 @@
+// What fills a request's context, layer by layer (contract 7.3): the system messages (the prompt and
+// the environment), instructions (agent files, skills), tool definitions, referenced files, the
+// conversation, tool outputs, and the running summary. Pure: the caller says which layer each message
+// belongs to, since only it knows where each came from.
+import type { UpstreamMessage } from "../../gateway/chat-completions";
+import type { TokenCounter } from "./token-count";
+
+export const CONTEXT_LAYERS = [
+  "system",
+  "instructions",
+  "tools",
+  "files",
+  "history",
+  "toolOutputs",
+  "summary",
+] as const;
+export type ContextLayer = (typeof CONTEXT_LAYERS)[number];
+export type ContextLayers = Record<ContextLayer, number>;
+
+/** The layer of a stored transcript row: injected files and MCP resources, tool results, the rest. */
+export function rowLayer(row: { role: string; meta?: { kind?: string } | null }): ContextLayer {
+  if (row.role === "tool") return "toolOutputs";
+  if (row.meta?.kind === "file" || row.meta?.kind === "resource") return "files";
+  return "history";
+}
+
+/** A message of the request with the layer it counts under. */
+export type LayeredMessage = { message: UpstreamMessage; layer: ContextLayer };
+
+export type ContextMeasure = { used: number; layers: ContextLayers };
+
+export function emptyLayers(): ContextLayers {
+  return { system: 0, instructions: 0, tools: 0, files: 0, history: 0, toolOutputs: 0, summary: 0 };
+}
+
+/** Tokens of each layer and in all; `tools` are the tool definitions as sent. */
+export function measureContext(
+  counter: TokenCounter,
+  messages: readonly LayeredMessage[],
+  tools: readonly unknown[],
+): ContextMeasure {
+  const layers = emptyLayers();
+  for (const { message, layer } of messages) layers[layer] += counter.countMessage(message);
+  if (tools.length > 0) layers.tools = counter.count(JSON.stringify(tools));
+  return { used: sumLayers(layers), layers };
+}
+
+export function sumLayers(layers: ContextLayers): number {
+  let sum = 0;
+  for (const layer of CONTEXT_LAYERS) sum += layers[layer];
+  return sum;
+}
+
+/**
+ * The layers scaled so they add up to `used` (the upstream's own `prompt_tokens`): the tokenizer is
+ * exact for some vendors only, so the upstream's total wins and the layers keep their shares.
+ */
+export function scaleLayers(layers: ContextLayers, used: number): ContextLayers {
+  const estimated = sumLayers(layers);
+  if (estimated === 0) return { ...layers, history: used };
+  const scaled = emptyLayers();
+  let given = 0;
+  let largest: ContextLayer = "history";
+  for (const layer of CONTEXT_LAYERS) {
+    scaled[layer] = Math.floor((layers[layer] * used) / estimated);
+    given += scaled[layer];
+    if (layers[layer] > layers[largest]) largest = layer;
+  }
+  scaled[largest] += used - given; // the rounding remainder
+  return scaled;
+}

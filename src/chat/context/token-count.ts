@@ -1,0 +1,58 @@
+// Token counts for the context meter and for compaction (contract 7.3), with gpt-tokenizer's
+// o200k_base encoding: a maintained, pure-JavaScript BPE (no native part, no WASM, nothing to
+// download at run time) that counts a 100k-token text in a few tens of milliseconds. o200k is
+// OpenAI's current encoding; other vendors' tokenizers are not public or not in JavaScript, so for
+// them it is an estimate, which each step's upstream `prompt_tokens` then corrects (see
+// ContextCalibration). Texts are counted once: a session re-sends the same history every step.
+import { lazyModule } from "../../platform/lazy-module";
+
+/** Loading the encoding's tables takes a quarter of a second: off the start-up path, warmed after listen. */
+export const loadTokenizer = lazyModule(async () => {
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  return countTokens;
+});
+
+/** What every chat message costs besides its content (role and separators, as OpenAI's formats count them). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** Texts shorter than this are counted afresh each time: a lookup would cost about as much. */
+const MEMO_MIN_CHARS = 64;
+const MEMO_MAX_ENTRIES = 4_096;
+
+export class TokenCounter {
+  /** Most recently used last, so the oldest entries go first. */
+  private readonly memo = new Map<string, number>();
+
+  constructor(private readonly encode: (text: string) => number) {}
+
+  static async load(): Promise<TokenCounter> {
+    return new TokenCounter(await loadTokenizer());
+  }
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    if (text.length < MEMO_MIN_CHARS) return this.encode(text);
+    const known = this.memo.get(text);
+    if (known !== undefined) {
+      this.memo.delete(text);
+      this.memo.set(text, known);
+      return known;
+    }
+    const counted = this.encode(text);
+    this.memo.set(text, counted);
+    if (this.memo.size > MEMO_MAX_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
+    return counted;
+  }
+
+  /** A chat message's tokens: its text (or JSON for structured content and tool calls) plus the overhead. */
+  countMessage(message: { content: unknown; tool_calls?: unknown }): number {
+    const content =
+      typeof message.content === "string"
+        ? message.content
+        : message.content == null
+          ? ""
+          : JSON.stringify(message.content);
+    const calls = message.tool_calls === undefined ? "" : JSON.stringify(message.tool_calls);
+    return MESSAGE_OVERHEAD_TOKENS + this.count(content) + (calls ? this.count(calls) : 0);
+  }
+}

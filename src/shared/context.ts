@@ -1,0 +1,21 @@
+// The context meter's shape (contract 7.3), shared by the stream's `context` event, the
+// GET /api/chats/:id/context route and the UI.
+import { z } from "zod";
+
+export const contextLayersSchema = z.object({
+  system: z.number().int().nonnegative(),
+  instructions: z.number().int().nonnegative(),
+  tools: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  history: z.number().int().nonnegative(),
+  toolOutputs: z.number().int().nonnegative(),
+  summary: z.number().int().nonnegative(),
+});
+
+export const contextReportSchema = z.object({
+  used: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  layers: contextLayersSchema,
+  source: z.enum(["estimate", "upstream"]),
+});
+export type ContextReport = z.infer<typeof contextReportSchema>;

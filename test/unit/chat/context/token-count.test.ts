@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { MESSAGE_OVERHEAD_TOKENS, TokenCounter } from "../../../../src/chat/context/token-count";
+
+describe("token counting", () => {
+  let counter: TokenCounter;
+  before(async () => (counter = await TokenCounter.load()));
+
+  it("counts with a real BPE tokenizer, not characters over four", () => {
+    assert.equal(counter.count(""), 0);
+    assert.equal(counter.count("hello world"), 2);
+    // Repetitive text compresses far better than 4 characters a token.
+    const code = "const x = 1; // hello world\n".repeat(1000);
+    const n = counter.count(code);
+    assert.ok(n > 5_000 && n < 12_000, `${n}`);
+  });
+
+  it("counts a text once, however often it is asked", () => {
+    let encodes = 0;
+    const counting = new TokenCounter((text) => (encodes++, text.length));
+    const long = "x".repeat(10_000);
+    for (let i = 0; i < 100; i++) counting.count(long);
+    assert.equal(encodes, 1);
+  });
+
+  it("forgets the least recently used texts first", () => {
+    let encodes = 0;
+    const counting = new TokenCounter((text) => (encodes++, text.length));
+    const texts = Array.from({ length: 5_000 }, (_, i) => `${i}`.padEnd(100, "."));
+    for (const text of texts) counting.count(text);
+    encodes = 0;
+    counting.count(texts[4_999]!);
+    assert.equal(encodes, 0, "a recent text is remembered");
+    counting.count(texts[0]!);
+    assert.equal(encodes, 1, "the oldest is forgotten");
+  });
+
+  it("counts a message with its overhead, structured content and tool calls included", () => {
+    assert.equal(counter.countMessage({ content: "hello world" }), 2 + MESSAGE_OVERHEAD_TOKENS);
+    assert.equal(counter.countMessage({ content: null }), MESSAGE_OVERHEAD_TOKENS);
+    const withCalls = counter.countMessage({
+      content: null,
+      tool_calls: [{ id: "c1", type: "function", function: { name: "shell", arguments: '{"cmd":"ls"}' } }],
+    });
+    assert.ok(withCalls > MESSAGE_OVERHEAD_TOKENS + 5, `${withCalls}`);
+  });
+});
