@@ -2,6 +2,7 @@
 // time to first token, chunks per second through one stream, and 100 concurrent streams checked
 // for order and loss; and how long a gateway body that never ends after [DONE] holds the closing of
 // the connection pool (a shutdown). Prints one JSON line per result.
+import path from "node:path";
 import { createParser } from "eventsource-parser";
 import { AFTER_DONE_MS } from "../src/gateway/chat-completions";
 import { closeGatewayDispatcher } from "../src/gateway/http";
@@ -54,7 +55,26 @@ const directText = (_event: string | undefined, data: string) => {
   return content ? content : undefined;
 };
 
-async function direct(stack: Stack, model: string): Promise<Timing> {
+/** The `tools` Parley offers upstream, as it sends them: the baseline request carries the same. */
+type OfferedTool = { type: "function"; function: { name: string; description: string; parameters: unknown } };
+
+async function offeredTools(stack: Stack): Promise<OfferedTool[]> {
+  const query = `projectDir=${encodeURIComponent(stack.projectDir)}`;
+  const catalog = (await (await stack.api("GET", `/api/tools/catalog?${query}`)).json()) as {
+    name: string;
+    description: string;
+    parameters?: Record<string, unknown>;
+    gate: string;
+  }[];
+  return catalog
+    .filter((t) => t.gate !== "off" && t.name !== "subagent")
+    .map((t) => {
+      const { $schema: _meta, ...parameters } = t.parameters ?? { type: "object", properties: {} };
+      return { type: "function", function: { name: t.name, description: t.description, parameters } };
+    });
+}
+
+async function direct(stack: Stack, model: string, tools: OfferedTool[] = []): Promise<Timing> {
   const started = performance.now();
   const response = await fetch(`${stack.gatewayBaseUrl}/chat/completions`, {
     method: "POST",
@@ -64,7 +84,12 @@ async function direct(stack: Stack, model: string): Promise<Timing> {
       "http-referer": "http://127.0.0.1/parley",
       "x-title": "Parley",
     },
-    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+    body: JSON.stringify({
+      model,
+      stream: true,
+      messages: [{ role: "user", content: "hi" }],
+      ...(tools.length > 0 ? { tools } : {}),
+    }),
   });
   return timeStream(started, response, directText);
 }
@@ -87,22 +112,25 @@ async function throughParley(stack: Stack, chatId: string): Promise<Timing> {
   return timeStream(started, response, parleyText);
 }
 
-async function firstToken(stack: Stack, samples: number): Promise<void> {
+async function firstToken(stack: Stack, samples: number, bench = "chat.first_token", extra = {}): Promise<void> {
   const chats = await Promise.all(Array.from({ length: samples + 20 }, () => newChat(stack, "fake/fast")));
+  const tools = await offeredTools(stack);
   const parley: number[] = [];
   const straight: number[] = [];
   for (let i = 0; i < chats.length; i++) {
     // Alternate the two paths so drift on a shared machine hits both alike; skip 20 warm-up rounds.
     const viaParley = await throughParley(stack, chats[i]!);
-    const viaDirect = await direct(stack, "fake/fast");
+    const viaDirect = await direct(stack, "fake/fast", tools);
     if (i >= 20) {
       parley.push(viaParley.firstTokenMs);
       straight.push(viaDirect.firstTokenMs);
     }
   }
   report({
-    bench: "chat.first_token",
+    bench,
     samples,
+    toolsOffered: tools.length,
+    ...extra,
     parleyMedianMs: round(median(parley)),
     directMedianMs: round(median(straight)),
     addedMedianMs: round(median(parley) - median(straight)),
@@ -197,12 +225,50 @@ async function closeAfterDone(samples: number): Promise<void> {
   }
 }
 
+/**
+ * Nine MCP servers from npm as app servers (server-everything, server-filesystem, context7), all
+ * ready: the first token's added time with their tools offered on every request.
+ */
+async function withMcpServers(stack: Stack): Promise<number> {
+  const node = process.execPath;
+  const everything = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  const filesystem = path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+  const context7 = path.resolve("node_modules/@upstash/context7-mcp/dist/index.js");
+  const servers = [
+    ...[1, 2, 3].map((n) => ({
+      id: `everything-${n}`,
+      transport: "stdio",
+      command: node,
+      args: [everything, "stdio"],
+    })),
+    ...[1, 2].map((n) => ({
+      id: `files-${n}`,
+      transport: "stdio",
+      command: node,
+      args: [filesystem, stack.projectDir],
+    })),
+    ...[1, 2, 3, 4].map((n) => ({ id: `context7-${n}`, transport: "stdio", command: node, args: [context7] })),
+  ];
+  await stack.api("PATCH", "/api/settings/app", { mcpServers: servers });
+  const query = `projectDir=${encodeURIComponent(stack.projectDir)}`;
+  await until(
+    async () => (await (await stack.api("GET", `/api/mcp/servers?${query}`)).json()) as { status: string }[],
+    (list) => list.length === servers.length && list.every((s) => s.status === "ready"),
+    "the nine MCP servers to be ready",
+    60_000,
+  );
+  return servers.length;
+}
+
 export async function runChatStreamBench(): Promise<void> {
   const stack = await startStack();
   try {
-    await firstToken(stack, Number(process.env.BENCH_SAMPLES ?? 200));
+    const samples = Number(process.env.BENCH_SAMPLES ?? 200);
+    await firstToken(stack, samples);
     await throughput(stack);
     await concurrent(stack, 100);
+    const servers = await withMcpServers(stack);
+    await firstToken(stack, samples, "chat.first_token_with_mcp", { mcpServers: servers });
   } finally {
     await stack.stop();
   }
