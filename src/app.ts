@@ -30,6 +30,7 @@ import { openMentions, type MentionEngine, type Mentions } from "./mentions";
 import { ConnectionResolver } from "./gateway/connection-resolver";
 import { PendingInteractions } from "./tools/interactions";
 import { CheckpointsRepo } from "./chat/checkpoints-repo";
+import { RequestsRepo } from "./chat/requests-repo";
 import { ProjectTrustRepo } from "./projects/project-trust-repo";
 import { tempJournal } from "./platform/temp-journal";
 import { ProjectTrust } from "./projects/project-trust";
@@ -98,6 +99,8 @@ export type Runtime = {
   gatewayOAuth: GatewayOAuth;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
+  /** The request ledger (contract 7.3). */
+  requests: RequestsRepo;
   mcp: McpManager;
   /** Starts the app's MCP servers (in the folder of the first project served); called as Parley starts. */
   startAppMcpServers(project: ProjectRow): Promise<void>;
@@ -231,10 +234,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.log,
     retryBaseMs: options.retryBaseMs,
   });
-  const subagents = new Subagents(tools, prompts, messages);
+  const requests = new RequestsRepo(db);
+  const subagents = new Subagents(tools, prompts, messages, requests);
   const chatTurns = new ChatTurns({
     chats,
     messages,
+    requests,
     chatService,
     settings,
     connections,
@@ -277,6 +282,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mentions,
     interactions,
     checkpoints,
+    requests,
     mcp,
     startAppMcpServers,
     trust,

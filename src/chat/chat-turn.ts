@@ -27,6 +27,7 @@ import type { ModelCatalog } from "../gateway/model-catalog";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import { readReferencedResources } from "./referenced-resources";
+import type { RequestsRepo } from "./requests-repo";
 import { rowLayer, type ContextLayer } from "./context/context-layers";
 import { ContextMeter, contextWindow, type ContextReport } from "./context/context-meter";
 import { TokenCounter } from "./context/token-count";
@@ -53,6 +54,8 @@ export interface TurnContextProvider {
 export type ChatTurnDeps = {
   chats: ChatsRepo;
   messages: MessagesRepo;
+  /** The request ledger (contract 7.3): one row per upstream request. */
+  requests?: RequestsRepo;
   chatService: ChatService;
   settings: SettingsService;
   connections: ConnectionResolver;
@@ -310,6 +313,7 @@ export class ChatTurns {
       (error: Error) => void this.deps.log.warn(`no context meter for this turn: ${error.message}`),
     );
     let lastTools: readonly unknown[] = [];
+    let step = 0;
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
     this.deps.catalog.warm("text", resolved.connection);
     // Every hook that writes stores the user's turn first (see `start`); the first step's start writes nothing.
@@ -356,8 +360,9 @@ export class ChatTurns {
       }),
       callIdPrefix: `call_${turnId}`,
       hooks: {
-        beforeStep: (step) => {
-          if (step === 0) return;
+        beforeStep: (next) => {
+          step = next;
+          if (next === 0) return;
           storeTurn();
           stepMessageId = this.deps.messages.append(chat.id, {
             role: "assistant",
@@ -422,6 +427,13 @@ export class ChatTurns {
         },
         usageOf: (outcome, sent) => {
           const usage = this.deps.tools.stepUsage(outcome, sent, this.deps.tools.pricing(prepared.snapshot, resolved));
+          // The turn's rows exist before its first request is recorded: the ledger belongs to a stored turn.
+          storeTurn();
+          this.deps.requests?.record(
+            chat.id,
+            { turnId, step, cause: step === 0 ? "turn" : "tool_step", model: resolved.modelId },
+            usage,
+          );
           if (outcome.usage) void meterReady.then((meter) => meter?.reconcile(usage.promptTokens));
           return usage;
         },

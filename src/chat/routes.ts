@@ -3,6 +3,7 @@ import type { Router } from "express";
 import { routeRouter } from "../platform/http/router";
 import type { ChatService } from "./chat-service";
 import type { ChatTurns } from "./chat-turn";
+import type { RequestsRepo } from "./requests-repo";
 import type { ProjectRegistry } from "../projects/project-registry";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import { created, route, streamRoute } from "../platform/http/define-route";
@@ -10,6 +11,7 @@ import { openSse, type SseChannel, type SseRegistry } from "../platform/http/sse
 
 export type ChatRoutesDeps = {
   projects: ProjectRegistry;
+  requests: RequestsRepo;
   chatService: ChatService;
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
@@ -37,6 +39,10 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     const chat = deps.chatService.get(params.id);
     return deps.chatTurns.contextNow(chat, deps.projects.byId(chat.projectId));
   });
+
+  route(router, "GET /api/chats/:id/requests", ({ params }) =>
+    deps.requests.forChat(deps.chatService.get(params.id).id),
+  );
 
   route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);

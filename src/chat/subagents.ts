@@ -7,6 +7,7 @@ import type { UpstreamMessage } from "./transcript";
 import type { Chat } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { Usage } from "../shared/usage";
+import type { RequestsRepo } from "./requests-repo";
 import type { MessagesRepo } from "./messages-repo";
 import { runAgentLoop } from "./agent-loop";
 import { toolGate } from "../tools/gate";
@@ -36,6 +37,8 @@ export class Subagents {
     private readonly env: ToolEnvironment,
     private readonly prompts: PromptService,
     private readonly messages: MessagesRepo,
+    /** The chat's request ledger: a subagent's requests are the chat's too (cause `subagent`). */
+    private readonly requests?: RequestsRepo,
   ) {}
 
   /** 404 for an agent the project does not define. */
@@ -77,6 +80,7 @@ export class Subagents {
       ...(prompt ? [{ role: "system" as const, content: prompt.content }] : []),
       { role: "user", content: run.task },
     ];
+    let step = 0;
     const result = await runAgentLoop({
       resolved,
       messages,
@@ -102,6 +106,9 @@ export class Subagents {
       }),
       callIdPrefix: `${callId}_sub`,
       hooks: {
+        beforeStep: (next) => {
+          step = next;
+        },
         stepDone: () => {},
         stopped: () => {},
         toolDone: (call, outcome, content) => {
@@ -120,7 +127,15 @@ export class Subagents {
             },
           });
         },
-        usageOf: (outcome, sent) => this.env.stepUsage(outcome, sent, this.env.pricing(snapshot, resolved)),
+        usageOf: (outcome, sent) => {
+          const usage = this.env.stepUsage(outcome, sent, this.env.pricing(snapshot, resolved));
+          this.requests?.record(
+            chat.id,
+            { turnId: run.turnId, step, cause: "subagent", model: resolved.modelId },
+            usage,
+          );
+          return usage;
+        },
         toolsRefused: () => void this.env.rememberNoTools(resolved.modelId),
       },
     });

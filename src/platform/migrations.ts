@@ -128,4 +128,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX transcriptions_by_created ON transcriptions(created_at);
   `,
+  /* 7: one row per upstream request of a chat (contract 7.3): a turn's steps, subagents, compactions */ `
+  CREATE TABLE upstream_requests (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    cause TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    cached_tokens INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    cost REAL,
+    cost_source TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX upstream_requests_by_chat ON upstream_requests(chat_id, id);
+  `,
 ];

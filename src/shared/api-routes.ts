@@ -7,6 +7,7 @@ import { appEventSchemas } from "./app-events";
 import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { contextReportSchema } from "./context";
+import { upstreamRequestSchema } from "./requests";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import {
   mentionCategorySchema,
@@ -277,6 +278,8 @@ export const apiRoutes = {
   "DELETE /api/chats/:id": { response: noContent },
   /** How full the context of the request the chat would send now is (contract 7.3); 400 without a model. */
   "GET /api/chats/:id/context": { response: contextReportSchema },
+  /** One row per upstream request of the chat, oldest first (contract 7.3). */
+  "GET /api/chats/:id/requests": { response: z.array(upstreamRequestSchema) },
   "POST /api/chats/:id/cancel": { response: noContent },
   /** Answers a `tool.approval` of the chat's waiting turn (`:call` is its callId). */
   "POST /api/chats/:id/approvals/:call": { body: approvalBodySchema, response: noContent },

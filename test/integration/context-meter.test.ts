@@ -92,6 +92,32 @@ describe("context: the meter, the environment, prompt caching", function () {
     assert.equal(JSON.stringify(second.tools), JSON.stringify(first.tools));
   });
 
+  it("keeps a ledger of every upstream request: cause, tokens, cached share and cost", async () => {
+    await f.s.api("PATCH", "/api/settings/app", { toolGates: { file: "allow" } });
+    const chat = await newChat(f, { modelId: "anthropic/fake-claude" });
+    await turn(chat.id, "long: 2 1");
+    await turn(chat.id, "and again");
+    const res = await f.s.api("GET", `/api/chats/${chat.id}/requests`);
+    assert.equal(res.status, 200);
+    const rows = (await res.json()) as any[];
+    assert.equal(rows.length, f.gateway.completions.length, "one row per request the gateway saw");
+    const turns = [...new Set(rows.map((r) => r.turnId))];
+    assert.equal(turns.length, 2);
+    assert.ok(rows.filter((r) => r.turnId === turns[0]).length >= 3, "the first turn ran tool steps");
+    assert.deepEqual(
+      rows.filter((r) => r.turnId === turns[0]).map((r) => [r.step, r.cause]),
+      rows.filter((r) => r.turnId === turns[0]).map((_, i) => [i, i === 0 ? "turn" : "tool_step"]),
+    );
+    for (const row of rows) {
+      assert.equal(row.model, "anthropic/fake-claude");
+      assert.ok(row.promptTokens > 0 && row.completionTokens >= 0);
+      assert.equal(row.costSource, "gateway");
+    }
+    assert.ok(rows.at(-1).cachedTokens > 0, "the marked prefix was read from the cache");
+    assert.ok(rows[0].cacheWriteTokens > 0, "and written by the first request");
+    assert.equal((await f.s.api("GET", "/api/chats/nope/requests")).status, 404);
+  });
+
   it("refuses a context window of 0 or of 10 billion with 400", async () => {
     for (const chat of [{ contextWindow: 0 }, { contextWindow: 10_000_000_000 }]) {
       const res = await f.s.api("PATCH", "/api/settings/app", { chat });
