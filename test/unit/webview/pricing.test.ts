@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { formatCost, formatTotalCost, formatUsage, priceLabel } from "../../../webview/src/lib/format";
+import {
+  formatCachedShare,
+  formatCost,
+  formatTotalCost,
+  formatUsage,
+  priceLabel,
+} from "../../../webview/src/lib/format";
 import { modelPricing, perMillionText, perTokenFromPerMillion, userPrices } from "../../../webview/src/lib/pricing";
 
 describe("UI prices", () => {
@@ -60,6 +66,18 @@ describe("UI costs", () => {
     assert.equal(formatUsage({ ...usage, cost: null, costSource: "estimate" }), "10 in · 5 out · cost unknown");
     assert.equal(formatUsage({ ...usage, cost: 0.5, costSource: "estimate" }), "10 in · 5 out · $0.500 (estimated)");
     assert.equal(formatUsage({ ...usage, cost: 0.5, costSource: "gateway" }), "10 in · 5 out · $0.500");
+  });
+
+  it("adds the cached share of the prompt beside the cost when the vendor read from its cache", () => {
+    assert.equal(
+      formatUsage({ ...usage, promptTokens: 1000, cachedTokens: 820, cost: 0.5, costSource: "gateway" }),
+      "1,000 in · 5 out · $0.500 · 82% cached",
+    );
+    assert.equal(formatCachedShare({ promptTokens: 1000, cachedTokens: 0 }), "");
+    assert.equal(formatCachedShare({ promptTokens: 0, cachedTokens: 10 }), "");
+    assert.equal(formatCachedShare({ promptTokens: 100_000, cachedTokens: 3 }), "1% cached");
+    assert.equal(formatCachedShare({ promptTokens: 100, cachedTokens: 120 }), "100% cached");
+    assert.equal(formatCachedShare({ promptTokens: 200, cachedTokens: 199 }), "99% cached");
   });
 
   it("says how many turns of a chat have an unknown cost", () => {

@@ -12,7 +12,21 @@ export function formatCost(cost: number | null | undefined): string {
 
 export function formatUsage(usage: Usage): string {
   const source = usage.costSource === "estimate" && usage.cost !== null ? " (estimated)" : "";
-  return `${usage.promptTokens.toLocaleString()} in · ${usage.completionTokens.toLocaleString()} out · ${formatCost(usage.cost)}${source}`;
+  const cached = formatCachedShare(usage);
+  return `${usage.promptTokens.toLocaleString()} in · ${usage.completionTokens.toLocaleString()} out · ${formatCost(usage.cost)}${source}${cached ? ` · ${cached}` : ""}`;
+}
+
+/**
+ * How much of a turn's prompt the vendor read from its cache: "82% cached", or "" when nothing was.
+ * A few cached tokens never read as 0%, nearly all never as 100%, and a count over the prompt (a
+ * vendor's rounding) never over 100%.
+ */
+export function formatCachedShare(usage: Pick<Usage, "promptTokens" | "cachedTokens">): string {
+  if (!(usage.cachedTokens > 0) || !(usage.promptTokens > 0)) return "";
+  const rounded = Math.round((usage.cachedTokens / usage.promptTokens) * 100);
+  // 100% only when all of it was: 199 of 200 reads 99%.
+  const percent = Math.min(usage.cachedTokens >= usage.promptTokens ? 100 : 99, Math.max(1, rounded));
+  return `${percent}% cached`;
 }
 
 /** A chat's total cost; unknown as soon as one turn's cost is, saying for how many turns. */

@@ -10,6 +10,7 @@ import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
 import { lastFailure } from "../failed-turns";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
+import { ContextMeterState } from "./context-meter.svelte";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
 const originMismatchSchema = z.object({
@@ -74,6 +75,8 @@ export class ChatSession {
   draft = $state("");
   /** A direct run the server refused, with its way out. */
   directError = $state.raw<DirectFailure | undefined>();
+  /** How full the model's context is (the "Context" meter). */
+  readonly context: ContextMeterState;
   private controller: AbortController | undefined;
   private stopped = false;
   private lastSent: Sent | undefined;
@@ -83,7 +86,9 @@ export class ChatSession {
     readonly chatId: string,
     /** A project's folder by its id (waiting for the project list if need be), for the direct-run routes. */
     private readonly projectDirOf: (projectId: string) => Promise<string | undefined> = async () => undefined,
-  ) {}
+  ) {
+    this.context = new ContextMeterState(api, chatId);
+  }
 
   async load(): Promise<void> {
     this.apply(await this.read());
@@ -104,6 +109,8 @@ export class ChatSession {
     }
     this.chat = read.chat;
     this.loadError = undefined;
+    // The chat opened, changed or ended a turn: what it would send now.
+    if (!this.streaming) void this.context.load();
     // A turn that was still streaming when this UI (re)loaded: follow it to its end.
     const last = read.chat.messages.at(-1);
     if (last?.role === "assistant" && last.status === "streaming" && !this.streaming) void this.follow();
@@ -357,6 +364,7 @@ export class ChatSession {
 
   private onEvent(event: StreamEvent): void {
     this.live = reduceTurn(this.live, event);
+    this.context.onEvent(event);
     if (event.event === "usage") this.turnUsage = event.data;
     else if (event.event === "error")
       this.error = { message: event.data.message, status: event.data.status, retryable: event.data.retryable };
