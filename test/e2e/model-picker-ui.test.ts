@@ -41,10 +41,11 @@ describe("web UI: the searchable model picker", function () {
 
     await field.fill("anthropic");
     const found = await options.allTextContents();
-    assert.equal(found.length, 2, "one model, and the typed text as an id the list does not show");
-    assert.match(found[1]!, /^Use model id “anthropic”/, "last");
+    // The fake's two Anthropic models (anthropic/fake-claude simulates prompt caching), then the id.
+    assert.equal(found.length, 3, "the vendor's models, and the typed text as an id the list does not show");
+    assert.match(found[2]!, /^Use model id “anthropic”/, "last");
     assert.match(
-      (await options.first().textContent())!,
+      (await options.filter({ hasText: "Claude Sonnet 4" }).textContent())!,
       /Claude Sonnet 4.*anthropic\/claude-sonnet-4 · anthropic · \$3\.00 \/ \$15\.00 per 1M · 128K context/,
     );
 
