@@ -355,10 +355,13 @@ export class McpManager {
     snapshot: ProjectSnapshot,
     serverId: string,
     signal: AbortSignal | undefined,
-    what = `a server "${serverId}"`,
+    what?: string,
   ): Promise<{ config: McpServerConfig; instance: Instance & { connection: McpConnection } }> {
     const config = configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === serverId);
-    if (!config || config.entry.enabled === false) throw new ToolError(`no MCP server offers ${what} in this project`);
+    if (!config || config.entry.enabled === false)
+      throw new ToolError(
+        what ? `no MCP server offers ${what} in this project` : `no MCP server "${serverId}" in this project`,
+      );
     if (this.needsTrust(config, snapshot))
       throw new ToolError(
         `the project is not trusted to use its MCP server "${config.entry.id}"; review and trust it in Settings, This project`,
