@@ -25,8 +25,9 @@ export class TokenCounter {
 
   constructor(private readonly encode: (text: string) => number) {}
 
-  static async load(): Promise<TokenCounter> {
-    return new TokenCounter(await loadTokenizer());
+  /** The process's one counter: its memory of counted texts is what makes a session's steps cheap. */
+  static load(): Promise<TokenCounter> {
+    return sharedCounter();
   }
 
   count(text: string): number {
@@ -56,3 +57,5 @@ export class TokenCounter {
     return MESSAGE_OVERHEAD_TOKENS + this.count(content) + (calls ? this.count(calls) : 0);
   }
 }
+
+const sharedCounter = lazyModule(async () => new TokenCounter(await loadTokenizer()));

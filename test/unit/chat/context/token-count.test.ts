@@ -14,6 +14,10 @@ describe("token counting", () => {
     assert.ok(n > 5_000 && n < 12_000, `${n}`);
   });
 
+  it("is one counter for the process, so what a turn counted is remembered by the next", async () => {
+    assert.equal(await TokenCounter.load(), counter);
+  });
+
   it("counts a text once, however often it is asked", () => {
     let encodes = 0;
     const counting = new TokenCounter((text) => (encodes++, text.length));
