@@ -41,7 +41,7 @@ export function measureContext(
 ): ContextMeasure {
   const layers = emptyLayers();
   for (const { message, layer } of messages) layers[layer] += counter.countMessage(message);
-  if (tools.length > 0) layers.tools = counter.count(JSON.stringify(tools));
+  if (tools.length > 0) layers.tools = counter.countTools(tools);
   return { used: sumLayers(layers), layers };
 }
 

@@ -19,9 +19,14 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 const MEMO_MIN_CHARS = 64;
 const MEMO_MAX_ENTRIES = 4_096;
 
+/** What each tool definition costs besides its name, description and schema (its JSON framing). */
+export const TOOL_OVERHEAD_TOKENS = 10;
+
 export class TokenCounter {
   /** Most recently used last, so the oldest entries go first. */
   private readonly memo = new Map<string, number>();
+  /** Tool schemas by identity: a server's schema object lives as long as its tool list. */
+  private readonly schemas = new WeakMap<object, number>();
 
   constructor(private readonly encode: (text: string) => number) {}
 
@@ -43,6 +48,37 @@ export class TokenCounter {
     this.memo.set(text, counted);
     if (this.memo.size > MEMO_MAX_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
     return counted;
+  }
+
+  /**
+   * The tool definitions of a request (`{type, function: {name, description, parameters}}`): each
+   * schema object is serialised and counted once for as long as it lives, so a turn with 80 MCP
+   * tools does not serialise them all again for the meter.
+   */
+  countTools(tools: readonly unknown[]): number {
+    let sum = 0;
+    for (const tool of tools) {
+      const fn = (tool as { function?: { name?: unknown; description?: unknown; parameters?: unknown } }).function;
+      if (!fn || typeof fn.name !== "string") {
+        sum += this.count(JSON.stringify(tool) ?? "");
+        continue;
+      }
+      sum += TOOL_OVERHEAD_TOKENS + this.count(fn.name);
+      if (typeof fn.description === "string") sum += this.count(fn.description);
+      sum += this.countSchema(fn.parameters);
+    }
+    return sum;
+  }
+
+  private countSchema(schema: unknown): number {
+    if (schema === undefined) return 0;
+    if (typeof schema !== "object" || schema === null) return this.count(JSON.stringify(schema));
+    let known = this.schemas.get(schema);
+    if (known === undefined) {
+      known = this.encode(JSON.stringify(schema));
+      this.schemas.set(schema, known);
+    }
+    return known;
   }
 
   /** A chat message's tokens: its text (or JSON for structured content and tool calls) plus the overhead. */

@@ -40,10 +40,20 @@ export function schemaDraft(uri: unknown): Draft | undefined {
   return (m?.[1] ?? m?.[2]) as Draft | undefined;
 }
 
-/** The schema as the model sees it: the `$schema` key says nothing the model can use. */
+const stripped = new WeakMap<object, object>();
+
+/**
+ * The schema as the model sees it: the `$schema` key says nothing the model can use. The same object
+ * each time for one schema, so what is derived from it (its token count) is kept.
+ */
 export function withoutMetaSchema(schema: object): object {
   if (!("$schema" in schema)) return schema;
-  const { $schema: _metaSchema, ...rest } = schema as Record<string, unknown>;
+  let rest = stripped.get(schema);
+  if (!rest) {
+    const { $schema: _metaSchema, ...others } = schema as Record<string, unknown>;
+    rest = others;
+    stripped.set(schema, rest);
+  }
   return rest;
 }
 

@@ -7,7 +7,7 @@ import {
   sumLayers,
   type ContextLayers,
 } from "../../../../src/chat/context/context-layers";
-import { MESSAGE_OVERHEAD_TOKENS, TokenCounter } from "../../../../src/chat/context/token-count";
+import { MESSAGE_OVERHEAD_TOKENS, TOOL_OVERHEAD_TOKENS, TokenCounter } from "../../../../src/chat/context/token-count";
 
 describe("context layers", () => {
   // One token a character, so the arithmetic is plain.
@@ -30,7 +30,7 @@ describe("context layers", () => {
     assert.deepEqual(measure.layers, {
       system: 8 + o,
       instructions: 14 + o,
-      tools: JSON.stringify(tools).length,
+      tools: TOOL_OVERHEAD_TOKENS + "shell".length,
       files: 12 + o,
       history: 2 + o,
       toolOutputs: 6 + o,

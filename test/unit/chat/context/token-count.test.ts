@@ -38,6 +38,22 @@ describe("token counting", () => {
     assert.equal(encodes, 1, "the oldest is forgotten");
   });
 
+  it("counts each tool schema once for as long as it lives", () => {
+    let encodes = 0;
+    const counting = new TokenCounter((text) => (encodes++, text.length));
+    const parameters = { type: "object", properties: { q: { type: "string", description: "x".repeat(100) } } };
+    const tools = Array.from({ length: 80 }, (_, i) => ({
+      type: "function",
+      function: { name: `tool_${i}`, description: "d", parameters },
+    }));
+    const first = counting.countTools(tools);
+    encodes = 0;
+    // A new array of new tool objects around the same schema, as the next turn builds it.
+    assert.equal(counting.countTools(tools.map((t) => ({ ...t, function: { ...t.function } }))), first);
+    assert.equal(encodes, 80 + 80, "names and descriptions only (short texts), never the schema again");
+    assert.ok(first > 80 * JSON.stringify(parameters).length);
+  });
+
   it("counts a message with its overhead, structured content and tool calls included", () => {
     assert.equal(counter.countMessage({ content: "hello world" }), 2 + MESSAGE_OVERHEAD_TOKENS);
     assert.equal(counter.countMessage({ content: null }), MESSAGE_OVERHEAD_TOKENS);
