@@ -27,6 +27,7 @@ import type { ModelCatalog } from "../gateway/model-catalog";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./referenced-files";
 import { readReferencedResources } from "./referenced-resources";
+import { estimateCost } from "./usage";
 import type { RequestsRepo } from "./requests-repo";
 import { rowLayer, type ContextLayer } from "./context/context-layers";
 import { ContextMeter, contextWindow, type ContextReport } from "./context/context-meter";
@@ -194,7 +195,11 @@ export class ChatTurns {
       resolved.modelId,
       listed.find((m) => m.id === resolved.modelId)?.contextLength,
     );
-    return new ContextMeter(counter, window, layers).measure(messages, tools);
+    const report = new ContextMeter(counter, window, layers).measure(messages, tools);
+    const pricing = this.deps.tools.pricing(snapshot, resolved);
+    // Before the user sends: the prompt alone, priced without any cache discount (an upper bound).
+    const nextRequestCost = estimateCost({ promptTokens: report.used, completionTokens: 0, cachedTokens: 0 }, pricing);
+    return { ...report, nextRequestCost };
   }
 
   /**

@@ -17,5 +17,10 @@ export const contextReportSchema = z.object({
   limit: z.number().int().positive(),
   layers: contextLayersSchema,
   source: z.enum(["estimate", "upstream"]),
+  /**
+   * GET /api/chats/:id/context only: what sending that request would cost (USD, its prompt alone, no
+   * cache discount: an upper bound), from the model's prompt price; null when no price is known.
+   */
+  nextRequestCost: z.number().nonnegative().nullable().optional(),
 });
 export type ContextReport = z.infer<typeof contextReportSchema>;

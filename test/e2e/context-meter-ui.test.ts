@@ -64,6 +64,8 @@ describe("web UI: the context meter", function () {
           "Summary",
         ]);
         await meter.getByText(/Estimated by Parley|Counted by the model/).waitFor();
+        // Read when the chat opened or its turn ended: what sending the next request would cost.
+        await meter.getByText(/The next request costs about \$[\d.]+ before its answer\./).waitFor();
 
         const fill = await meter.locator(".fill").evaluate((el) => {
           const { backgroundColor, width } = getComputedStyle(el);

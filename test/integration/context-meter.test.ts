@@ -43,6 +43,10 @@ describe("context: the meter, the environment, prompt caching", function () {
     assert.equal(body.limit, 16_000);
     assert.equal(body.source, "estimate");
     assert.ok(body.layers.tools > 0, "the native tools' definitions");
+    // fake/small-context's prompt price is in the catalog: the prompt alone, at that price.
+    const catalog = (await (await f.s.api("GET", "/api/providers/gateway/models")).json()) as any[];
+    const price = catalog.find((m) => m.id === "fake/small-context").pricing.prompt;
+    assert.ok(Math.abs(body.nextRequestCost - body.used * price) < 1e-12, `${body.nextRequestCost}`);
     const unknown = await f.s.api("GET", "/api/chats/no-such-chat/context");
     assert.equal(unknown.status, 404);
   });

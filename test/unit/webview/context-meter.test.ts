@@ -7,6 +7,7 @@ import {
   contextSourceLabel,
   contextSummary,
   formatTokenCount,
+  nextRequestCostLabel,
 } from "../../../webview/src/lib/context-meter";
 
 const layers = {
@@ -69,5 +70,14 @@ describe("the context meter", () => {
   it("tells an estimate from the model's own count", () => {
     assert.equal(contextSourceLabel("estimate"), "Estimated by Parley");
     assert.equal(contextSourceLabel("upstream"), "Counted by the model");
+  });
+
+  it("says what the next request would cost, or that nobody knows, and nothing for a live figure", () => {
+    assert.equal(
+      nextRequestCostLabel({ nextRequestCost: 0.0042 }),
+      "The next request costs about $0.00420 before its answer.",
+    );
+    assert.match(nextRequestCostLabel({ nextRequestCost: null })!, /unknown: no price is known/);
+    assert.equal(nextRequestCostLabel({}), undefined);
   });
 });

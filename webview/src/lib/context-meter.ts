@@ -1,5 +1,6 @@
 // The context meter as people read it: "31k / 128k tokens", how full (a level that colours the
 // bar), and the layers of the request with friendly names. Pure, so the thresholds are tested.
+import { formatCost } from "./format";
 import type { ContextReport } from "$shared/context";
 
 export type ContextLevel = "normal" | "warning" | "error";
@@ -62,4 +63,14 @@ export function contextLayers(report: Pick<ContextReport, "layers">): ContextLay
 /** Whether the figure is Parley's count before sending or the model's own. */
 export function contextSourceLabel(source: ContextReport["source"]): string {
   return source === "upstream" ? "Counted by the model" : "Estimated by Parley";
+}
+
+/**
+ * What sending the chat's next request would cost before its answer (GET …/context only; the live
+ * events leave it out): in words, or undefined when the server did not say.
+ */
+export function nextRequestCostLabel(report: Pick<ContextReport, "nextRequestCost">): string | undefined {
+  if (report.nextRequestCost === undefined) return undefined;
+  if (report.nextRequestCost === null) return "The next request's cost is unknown: no price is known for this model.";
+  return `The next request costs about ${formatCost(report.nextRequestCost)} before its answer.`;
 }
