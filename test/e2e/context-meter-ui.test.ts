@@ -1,6 +1,7 @@
 // The "Context" meter (issue 35) in a real Chromium at 320 px, light, dark and forced colours: a
 // chat shows how full its model's window is once a turn has run, the meter opens onto the request's
-// layers, an answer read partly from the vendor's cache says how much, and axe finds nothing serious.
+// layers, an answer read partly from the vendor's cache says how much, an answer's usage line opens
+// onto a table of its turn's requests, and axe finds nothing serious.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe";
@@ -76,6 +77,32 @@ describe("web UI: the context meter", function () {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= 320, `nothing sticks out sideways at 320 px (page is ${width} px wide)`);
         await screenshot(page, `context-meter-320-${name}`);
+
+        // The answer's usage line opens onto a table of the turn's upstream requests.
+        const requestsToggle = page
+          .locator(".message.assistant", { hasText: "You said:" })
+          .getByRole("button", { name: /Requests of this turn/ });
+        assert.equal(await requestsToggle.getAttribute("aria-expanded"), "false");
+        await requestsToggle.focus();
+        await page.keyboard.press("Enter");
+        assert.equal(await requestsToggle.getAttribute("aria-expanded"), "true");
+        const requests = page.getByRole("table", { name: "Requests of this turn" });
+        await requests.waitFor();
+        // Short headers so the table fits 320 px; screen readers hear the whole words.
+        assert.deepEqual(
+          await requests
+            .getByRole("columnheader")
+            .evaluateAll((cells) =>
+              cells.map((cell) => (cell.querySelector(".sr-only")?.textContent ?? cell.textContent)!.trim()),
+            ),
+          ["Step", "Cause", "Prompt", "Cached", "Output", "Cost"],
+        );
+        const firstRow = await requests.locator("tbody tr").first().locator("td").allTextContents();
+        assert.equal(firstRow[1], "Turn", `the first request was caused by the turn: ${firstRow.join(" | ")}`);
+        assert.match(firstRow[3]!, /^(\d+%|—)$/);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(wide <= 320, `the requests table scrolls inside its box at 320 px (page is ${wide} px wide)`);
+        await screenshot(page, `context-meter-320-${name}-requests`);
 
         // An Anthropic model caches behind Parley's marks: its second turn reads the first one's prefix
         // (tools, system, the exchange so far) from the cache, and the answer's usage line says how much.
