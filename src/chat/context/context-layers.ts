@@ -2,20 +2,15 @@
 // the environment), instructions (agent files, skills), tool definitions, referenced files, the
 // conversation, tool outputs, and the running summary. Pure: the caller says which layer each message
 // belongs to, since only it knows where each came from.
+import type { z } from "zod";
 import type { UpstreamMessage } from "../../gateway/chat-completions";
+import { contextLayersSchema } from "../../shared/context";
 import type { TokenCounter } from "./token-count";
 
-export const CONTEXT_LAYERS = [
-  "system",
-  "instructions",
-  "tools",
-  "files",
-  "history",
-  "toolOutputs",
-  "summary",
-] as const;
-export type ContextLayer = (typeof CONTEXT_LAYERS)[number];
-export type ContextLayers = Record<ContextLayer, number>;
+/** The layers in the order a request is built: the meter's schema is the one list of them. */
+export const CONTEXT_LAYERS = contextLayersSchema.keyof().options;
+export type ContextLayers = z.infer<typeof contextLayersSchema>;
+export type ContextLayer = keyof ContextLayers;
 
 /** The layer of a stored transcript row: injected files and MCP resources, tool results, the rest. */
 export function rowLayer(row: { role: string; meta?: { kind?: string } | null }): ContextLayer {
