@@ -8,6 +8,7 @@ import { runExtensionBench } from "./extension.bench";
 import { runToolsBench } from "./tools.bench";
 import { runMcpBench } from "./mcp.bench";
 import { runPopupBench } from "./popup.bench";
+import { runSessionsBench } from "./sessions.bench";
 import { printedLines } from "./stats";
 import { resultLines, writeResultsFile, type GroupRun } from "./results-table";
 
@@ -22,6 +23,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   tools: runToolsBench,
   mcp: runMcpBench,
   popup: runPopupBench,
+  sessions: runSessionsBench,
 };
 const RESULTS_FILE = "docs/benchmark-results.md";
 

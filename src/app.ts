@@ -39,6 +39,8 @@ import { AccessService, DEFAULT_SESSION_IDLE_DAYS } from "./access/access-servic
 import { McpManager } from "./tools/mcp/manager";
 import { ToolEnvironment } from "./chat/tool-environment";
 import { Subagents } from "./chat/subagents";
+import { Compactor } from "./chat/compaction/compactor";
+import { CompactionEntries } from "./chat/compaction/compaction-entries";
 import { DirectRuns } from "./chat/direct-runs";
 import { Credentials } from "./settings/credentials";
 import { entryOrigin } from "./settings/credential-binding";
@@ -89,6 +91,7 @@ export type Runtime = {
   catalog: ModelCatalog;
   chatService: ChatService;
   chatTurns: ChatTurns;
+  compactionEntries: CompactionEntries;
   activeTurns: ActiveTurns;
   dictation: Dictation;
   accounts: GatewayAccounts;
@@ -236,6 +239,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const requests = new RequestsRepo(db);
   const subagents = new Subagents(tools, prompts, messages, requests);
+  const compactor = new Compactor({
+    messages,
+    requests,
+    resolve: (resolvedSettings, modelId) => connections.forModel(resolvedSettings, modelId),
+    usageOf: (outcome, sent, resolved, resolvedSettings) =>
+      tools.stepUsage(outcome, sent, tools.pricingFor(resolvedSettings, resolved)),
+    retryBaseMs: options.retryBaseMs ?? 500,
+  });
   const chatTurns = new ChatTurns({
     chats,
     messages,
@@ -253,6 +264,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
     tools,
     subagents,
+    compactor,
   });
   return {
     home: options.home,
@@ -273,6 +285,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     catalog,
     chatService,
     chatTurns,
+    compactionEntries: new CompactionEntries(messages, activeTurns, compactor),
     activeTurns,
     dictation: new Dictation(connections, catalog, usageLedger, options.log),
     accounts,

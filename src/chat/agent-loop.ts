@@ -11,6 +11,7 @@ import type { ResolvedConnection } from "../gateway/connection-resolver";
 import { streamStep, type StepOutcome } from "./upstream-step";
 import { refusesTools, toolsRefusedNotice } from "./tool-support";
 import { withCacheMarks } from "./context/cache-marks";
+import { isContextOverflow } from "./context/overflow";
 import type { AssembledCall } from "../tools/tool-call-assembler";
 import type { UpstreamTool } from "../tools/offered-tools";
 import { runToolCall, type ToolOutcome, type ToolRunContext } from "../tools/tool-runner";
@@ -36,6 +37,16 @@ export type AgentLoopHooks = {
   beforeRequest?(messages: readonly UpstreamMessage[], tools: readonly UpstreamTool[]): void;
   /** The model refused the tools it was offered (in the server's words); the loop goes on without them. */
   toolsRefused?(message: string): void;
+  /**
+   * Before each request (`auto`) and once after the upstream said the request was too long
+   * (`overflow`): compacts `messages` in place when needed. `false` (synchronously, so a request that
+   * fits is never delayed) when nothing was done; else whether the messages changed.
+   */
+  compact?(
+    reason: "auto" | "overflow",
+    messages: UpstreamMessage[],
+    tools: readonly UpstreamTool[],
+  ): false | Promise<boolean>;
 };
 
 export type AgentLoopOptions = {
@@ -71,15 +82,14 @@ const repeatedFailure = (): LoopStop => ({
   retryable: false,
 });
 
+/** A step that failed before any of its answer came back. */
+function nothingCameBack(outcome: StepOutcome): boolean {
+  return outcome.error !== undefined && !outcome.text && !outcome.reasoning && outcome.toolCalls.length === 0;
+}
+
 /** A step that failed before anything came back, because the model cannot take tools. */
 function refusedTools(outcome: StepOutcome): boolean {
-  return (
-    outcome.error !== undefined &&
-    !outcome.text &&
-    !outcome.reasoning &&
-    outcome.toolCalls.length === 0 &&
-    refusesTools(outcome.error.message)
-  );
+  return nothingCameBack(outcome) && refusesTools(outcome.error!.message);
 }
 
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
@@ -103,6 +113,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let offered = tools;
   for (let step = 0; ; step++) {
     hooks.beforeStep?.(step);
+    const compacting = hooks.compact?.("auto", messages, offered);
+    if (compacting) await compacting;
     const send = () =>
       streamStep({
         resolved,
@@ -134,6 +146,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       hooks.toolsRefused?.(outcome.error!.message);
       offered = [];
       outcome = { ...(await send()), notice };
+    }
+    // The upstream said the request is too long: compact, and send it once more.
+    if (hooks.compact && nothingCameBack(outcome) && isContextOverflow(outcome.error)) {
+      const compacted = hooks.compact("overflow", messages, offered);
+      if (compacted && (await compacted)) outcome = await send();
     }
     if (outcome.error) {
       const { message, status, retryable } = outcome.error;

@@ -10,15 +10,15 @@ import { randomBytes } from "node:crypto";
 import type { ResolvedSettings } from "../shared/settings";
 import { conflict, invalid } from "../platform/app-error";
 import { messageStatusFor } from "./finish-reason";
-import { transcriptMessages, type TranscriptRow } from "./transcript";
-import type { Chat, StreamBody } from "../shared/chats";
+import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
 import type { UpstreamMessage } from "../gateway/chat-completions";
 import type { ChatsRepo } from "./chats-repo";
 import { newMessageId, type MessagesRepo, type NewMessage } from "./messages-repo";
 import type { ProjectRow } from "../projects/projects-repo";
 import type { RecentModelsRepo } from "./recent-models-repo";
-import { offeredTools, type OfferableMcpTool } from "../tools/offered-tools";
+import { offeredTools, type OfferableMcpTool, type UpstreamTool } from "../tools/offered-tools";
+import { budgetTools, DEFAULT_TOOL_BUDGET, runToolSearch } from "../tools/tool-search";
 import type { McpManager } from "../tools/mcp/manager";
 import { runAgentLoop } from "./agent-loop";
 import type { ChatService } from "./chat-service";
@@ -29,9 +29,13 @@ import { fileMessageText, readReferencedFiles, type ReferencedFile } from "./ref
 import { readReferencedResources } from "./referenced-resources";
 import { estimateCost } from "./usage";
 import type { RequestsRepo } from "./requests-repo";
-import { rowLayer, type ContextLayer } from "./context/context-layers";
+import type { ContextLayer } from "./context/context-layers";
 import { ContextMeter, contextWindow, type ContextReport } from "./context/context-meter";
 import { TokenCounter } from "./context/token-count";
+import { buildRequest, type RequestRow } from "./context/request-messages";
+import { compactionBudget } from "./context/compaction-plan";
+import { COMPACTION_DEFAULTS } from "../shared/compaction";
+import { CompactionFailed, compactionEvent, compactionSettings, type Compactor } from "./compaction/compactor";
 import type { SettingsService } from "../settings/settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import type { Logger } from "../platform/logger";
@@ -72,6 +76,8 @@ export type ChatTurnDeps = {
   mcp?: McpManager;
   tools: ToolEnvironment;
   subagents: Subagents;
+  /** Compaction (contract 7.3); without it, a long chat is sent whole. */
+  compactor?: Compactor;
 };
 
 export type PreparedTurn = {
@@ -92,22 +98,14 @@ export type PreparedTurn = {
 };
 
 const busyChat = () => conflict("this chat is already answering; cancel it or wait");
+const compactingChat = () => conflict("this chat is being compacted; send again in a moment");
 
 /** A turn's id and its (first) assistant message's id, known before anything is stored. */
 type TurnIds = { turnId: string; assistantId: string };
 
-/** A turn's first request: its system messages, then the transcript; and each message's context layer. */
-function firstRequest(
-  context: TurnContext,
-  rows: readonly TranscriptRow[],
-): { messages: UpstreamMessage[]; layers: ContextLayer[] } {
-  const transcriptLayers: ContextLayer[] = [];
-  const messages = [
-    ...context.systemMessages,
-    ...transcriptMessages(rows, (row) => transcriptLayers.push(rowLayer(row))),
-  ];
-  const systemLayers = context.systemMessages.map((_, i) => context.systemLayers?.[i] ?? ("system" as const));
-  return { messages, layers: [...systemLayers, ...transcriptLayers] };
+/** A turn's request: its system messages, then the transcript with its compactions applied. */
+function firstRequest(context: TurnContext, rows: readonly RequestRow[]) {
+  return buildRequest({ messages: context.systemMessages, layers: context.systemLayers }, rows);
 }
 
 /** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
@@ -136,6 +134,7 @@ export class ChatTurns {
   /** Everything that can be refused before anything is stored or sent (400/404/409). */
   async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
     if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    if (this.deps.compactor?.isBusy(chat.id)) throw compactingChat();
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
@@ -147,7 +146,13 @@ export class ChatTurns {
     if (!modelId) throw invalid("choose a model for this chat first");
     // Independent lookups at once: they stand between the user's Enter and the first token.
     const [resolved, files, resources, context] = await Promise.all([
-      this.deps.connections.forModel(settings, modelId),
+      // The catalog holds the model's window, which the meter and compaction need from the first
+      // request on: read once per gateway (then cached for an hour), never again while cached.
+      this.deps.connections.forModel(settings, modelId).then(async (connection) => {
+        if (!this.deps.catalog.cached("text", connection.connection.baseUrl))
+          await this.deps.catalog.list("text", connection.connection).catch(() => undefined);
+        return connection;
+      }),
       readReferencedFiles(project.dir, body.referencedPaths ?? []),
       readReferencedResources(this.deps.mcp, snapshot, body.referencedResources ?? []),
       serversStarted.then(
@@ -170,24 +175,15 @@ export class ChatTurns {
     };
   }
 
-  /**
-   * The context meter for the request the chat would send now (its stored transcript, system layers
-   * and tools; no new message): what `GET /api/chats/:id/context` answers, an estimate until a turn
-   * has run against the upstream.
-   */
-  async contextNow(chat: Chat, project: ProjectRow): Promise<ContextReport> {
+  /** The request the chat would send now (no new message): its messages, tools and window. */
+  private async requestNow(chat: Chat, project: ProjectRow) {
     const snapshot = await this.deps.settings.snapshot(project);
     const modelId = chat.modelId ?? snapshot.settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
-    const [resolved, context, counter] = await Promise.all([
+    const [resolved, context] = await Promise.all([
       this.deps.connections.forModel(snapshot.settings, modelId),
       this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
-      TokenCounter.load(),
     ]);
-    const { messages, layers } = firstRequest(context, this.deps.messages.listByChat(chat.id));
-    const tools = this.deps.tools.modelTakesTools(snapshot, resolved)
-      ? offeredTools(context.tools ?? [], snapshot.gates, context.mcpTools, snapshot.agents.agents.length > 0)
-      : [];
     // Nothing streams here: the catalog may be read (once, then cached) for the model's window.
     const listed = await this.deps.catalog.list("text", resolved.connection).catch(() => []);
     const window = contextWindow(
@@ -195,11 +191,67 @@ export class ChatTurns {
       resolved.modelId,
       listed.find((m) => m.id === resolved.modelId)?.contextLength,
     );
+    await TokenCounter.load().catch(() => undefined);
+    const all = this.deps.tools.modelTakesTools(snapshot, resolved)
+      ? offeredTools(context.tools ?? [], snapshot.gates, context.mcpTools, snapshot.agents.agents.length > 0)
+      : [];
+    return { snapshot, resolved, context, tools: this.budgeted(all, snapshot.settings, window).offered, window };
+  }
+
+  /**
+   * The tools a request offers under `chat.toolBudget` (contract 7.3). Counted only once the tokenizer
+   * has loaded (it is warmed at start-up): a turn never waits for it, and until then offers all.
+   */
+  private budgeted(tools: UpstreamTool[], settings: ResolvedSettings, window: number) {
+    const counter = TokenCounter.loaded();
+    if (!counter || tools.length === 0) return { offered: tools, deferred: [] };
+    return budgetTools(tools, counter.countTools(tools), window, settings.chat?.toolBudget ?? DEFAULT_TOOL_BUDGET);
+  }
+
+  /**
+   * The context meter for the request the chat would send now (its stored transcript, system layers
+   * and tools; no new message): what `GET /api/chats/:id/context` answers, an estimate until a turn
+   * has run against the upstream.
+   */
+  async contextNow(chat: Chat, project: ProjectRow): Promise<ContextReport> {
+    const [{ snapshot, resolved, context, tools, window }, counter] = await Promise.all([
+      this.requestNow(chat, project),
+      TokenCounter.load(),
+    ]);
+    const { messages, layers } = firstRequest(context, this.deps.messages.listByChat(chat.id));
     const report = new ContextMeter(counter, window, layers).measure(messages, tools);
     const pricing = this.deps.tools.pricing(snapshot, resolved);
     // Before the user sends: the prompt alone, priced without any cache discount (an upper bound).
     const nextRequestCost = estimateCost({ promptTokens: report.used, completionTokens: 0, cachedTokens: 0 }, pricing);
     return { ...report, nextRequestCost };
+  }
+
+  /**
+   * "Compact now" (`POST /api/chats/:id/compact`): the stored entry; 409 while the chat answers or
+   * when there is nothing to compact yet, 502 when the summary fails (nothing is stored then).
+   */
+  async compactNow(chat: Chat, project: ProjectRow): Promise<Message> {
+    const compactor = this.deps.compactor;
+    if (!compactor) throw conflict("compaction is not available here");
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    const { snapshot, resolved, context, tools, window } = await this.requestNow(chat, project);
+    if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    const entry = await compactor.compact({
+      chatId: chat.id,
+      system: { messages: context.systemMessages, layers: context.systemLayers },
+      tools,
+      window,
+      settings: snapshot.settings,
+      chatModel: resolved.modelId,
+      reason: "manual",
+      force: true,
+      turnId: `t_${randomBytes(6).toString("base64url")}`,
+      step: 0,
+      signal: new AbortController().signal,
+    });
+    if (!entry) throw conflict("nothing to compact yet: the conversation has no older part to summarise");
+    this.deps.chatService.changed(chat);
+    return entry;
   }
 
   /**
@@ -215,6 +267,7 @@ export class ChatTurns {
     const { chat } = prepared;
     // Checked again: two messages sent at once both passed `prepare`, which waits on files.
     if (this.deps.turns.isActive(chat.id)) throw busyChat();
+    if (this.deps.compactor?.isBusy(chat.id)) throw compactingChat();
     const turn: TurnIds = { turnId: `t_${randomBytes(6).toString("base64url")}`, assistantId: newMessageId() };
     const userRows = userTurnRows(prepared);
     // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
@@ -312,11 +365,60 @@ export class ChatTurns {
       resolved.modelId,
       this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.contextLength,
     );
-    // A tokenizer that cannot load leaves the turn without a meter, never without an answer.
-    const meterReady = TokenCounter.load().then(
-      (counter) => new ContextMeter(counter, window, prepared.layers),
-      (error: Error) => void this.deps.log.warn(`no context meter for this turn: ${error.message}`),
-    );
+    // A tokenizer that cannot load leaves the turn without a meter, never without an answer. Loaded
+    // already (it is warmed at start-up), the meter is there at once: compaction's check before the
+    // first request needs it synchronously.
+    let meter: ContextMeter | undefined;
+    const makeMeter = (counter: TokenCounter) => (meter = new ContextMeter(counter, window, prepared.layers));
+    const loadedCounter = TokenCounter.loaded();
+    const meterReady: Promise<ContextMeter | undefined> = loadedCounter
+      ? Promise.resolve(makeMeter(loadedCounter))
+      : TokenCounter.load().then(makeMeter, (error: Error) => {
+          this.deps.log.warn(`no context meter for this turn: ${error.message}`);
+          return undefined;
+        });
+    const compaction = compactionSettings(settings, window);
+    const autoCompaction = (settings.chat?.compaction?.auto ?? COMPACTION_DEFAULTS.auto) && this.deps.compactor;
+    /** Compacts the turn's request in place; whether it changed. A failure is a notice, never the turn's end. */
+    const compact = async (
+      reason: "auto" | "overflow",
+      sent: UpstreamMessage[],
+      tools: readonly unknown[],
+    ): Promise<boolean> => {
+      if (!this.deps.compactor) return false;
+      storeTurn();
+      try {
+        const entry = await this.deps.compactor.compact({
+          chatId: chat.id,
+          system: { messages: context.systemMessages, layers: context.systemLayers },
+          tools,
+          window,
+          settings,
+          chatModel: resolved.modelId,
+          reason,
+          force: reason === "overflow",
+          turnId,
+          step,
+          signal,
+        });
+        if (!entry) return false;
+        emit({ event: "compaction", data: compactionEvent(entry) });
+        const rebuilt = firstRequest(context, this.deps.messages.listByChat(chat.id));
+        sent.splice(0, sent.length, ...rebuilt.messages);
+        meter?.relayer(rebuilt.layers);
+        if (meter) emit({ event: "context", data: meter.measure(sent, tools) });
+        return true;
+      } catch (error) {
+        if (signal.aborted) return false;
+        const message =
+          error instanceof CompactionFailed
+            ? error.message
+            : `compaction failed, the chat is as it was: ${(error as Error).message}`;
+        if (!(error instanceof CompactionFailed)) this.deps.log.warn(message);
+        emit({ event: "notice", data: { code: "compaction_failed", message } });
+        return false;
+      }
+    };
     let lastTools: readonly unknown[] = [];
     let step = 0;
     // Live prices for the cost estimate, loaded in the background: a turn never waits for them.
@@ -324,12 +426,10 @@ export class ChatTurns {
     // Every hook that writes stores the user's turn first (see `start`); the first step's start writes nothing.
     let stepMessageId = turn.assistantId;
     let stepOpen = true;
-    const result = await runAgentLoop({
-      resolved,
-      messages,
-      // `subagent` is offered when the project defines agents to hand work to; nothing to a model that
-      // cannot use tools.
-      tools: prepared.takesTools
+    // `subagent` is offered when the project defines agents to hand work to; nothing to a model that
+    // cannot use tools. Past the tool budget, MCP tools wait for `tool_search` to find them.
+    const tools = this.budgeted(
+      prepared.takesTools
         ? offeredTools(
             context.tools ?? [],
             prepared.snapshot.gates,
@@ -337,6 +437,13 @@ export class ChatTurns {
             prepared.snapshot.agents.agents.length > 0,
           )
         : [],
+      settings,
+      window,
+    );
+    const result = await runAgentLoop({
+      resolved,
+      messages,
+      tools: tools.offered,
       requestExtras: context.requestExtras,
       settings,
       retryBaseMs: this.deps.retryBaseMs ?? 500,
@@ -350,6 +457,9 @@ export class ChatTurns {
         signal,
         emit,
         tools: context.tools ?? [],
+        ...(tools.deferred.length > 0
+          ? { toolSearch: (args) => runToolSearch(args, tools.deferred, tools.offered) }
+          : {}),
         runSubagent: (args, callId, callSignal) =>
           this.deps.subagents.run({
             snapshot: prepared.snapshot,
@@ -398,10 +508,21 @@ export class ChatTurns {
           stepOpen = false;
         },
         toolsRefused: () => void this.deps.tools.rememberNoTools(resolved.modelId),
+        // Before each request: compact when its estimate passes the threshold (synchronous while it
+        // fits, so a turn's first request is never held up); after an overflow answer, always.
+        compact: (reason, sent, tools) => {
+          if (reason === "overflow") return compact(reason, sent, tools);
+          if (!autoCompaction) return false;
+          if (!meter) return meterReady.then((ready) => !!ready && overBudget(ready) && compact(reason, sent, tools));
+          return overBudget(meter) && compact(reason, sent, tools);
+          function overBudget(ready: ContextMeter): boolean {
+            return ready.measure(sent, tools).used > compactionBudget(compaction);
+          }
+        },
         // The meter before each request (after `turn.start` for the first), scaled once a step reported.
         beforeRequest: (sent, tools) => {
           lastTools = tools;
-          void meterReady.then((meter) => meter && emit({ event: "context", data: meter.measure(sent, tools) }));
+          void meterReady.then((ready) => ready && emit({ event: "context", data: ready.measure(sent, tools) }));
         },
         toolDone: (call, outcome, content) => {
           storeTurn();
@@ -439,15 +560,15 @@ export class ChatTurns {
             { turnId, step, cause: step === 0 ? "turn" : "tool_step", model: resolved.modelId },
             usage,
           );
-          if (outcome.usage) void meterReady.then((meter) => meter?.reconcile(usage.promptTokens));
+          if (outcome.usage) void meterReady.then((ready) => ready?.reconcile(usage.promptTokens));
           return usage;
         },
       },
     });
     // Where the next turn starts from: this one's messages and its answer.
     if (result.text) messages.push({ role: "assistant", content: result.text });
-    const meter = await meterReady;
-    if (meter) emit({ event: "context", data: meter.measure(messages, lastTools) });
+    const finalMeter = await meterReady;
+    if (finalMeter) emit({ event: "context", data: finalMeter.measure(messages, lastTools) });
     emit({ event: "turn.end", data: { turnId, finishReason: result.finishReason } });
   }
 }

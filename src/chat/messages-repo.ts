@@ -89,6 +89,11 @@ export class MessagesRepo {
     if (sets.length > 0) statement(this.db, `UPDATE messages SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
   }
 
+  /** Removes one message (a compaction entry the user undid); whether it existed. */
+  delete(id: string): boolean {
+    return statement(this.db, "DELETE FROM messages WHERE id = ?").run(id).changes > 0;
+  }
+
   /** After a crash, answers that were still streaming are marked interrupted (their text is kept). */
   markInterrupted(): number {
     return statement(this.db, "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'").run().changes;

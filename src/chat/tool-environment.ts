@@ -1,6 +1,7 @@
 // What tools run with, wherever they are called from (a chat turn, a subagent, a direct dispatch):
 // the project and its gates, approvals and answers, checkpoints of writes, MCP, and the usage of the
 // steps a loop takes. One place, so every entry point applies the same rules.
+import type { ResolvedSettings } from "../shared/settings";
 import type { UpstreamMessage } from "./transcript";
 import { modelEntries, userPricing } from "../gateway/model-entries";
 import { effectivePricing, estimateUsage, normalizeUsage, type Pricing } from "./usage";
@@ -40,6 +41,7 @@ export type ToolContextParams = {
   tools: Iterable<string>;
   parentCallId?: string;
   runSubagent?: SubagentRunner;
+  toolSearch?: ToolRunContext["toolSearch"];
 };
 
 export class ToolEnvironment {
@@ -67,6 +69,7 @@ export class ToolEnvironment {
       logError: (line) => this.deps.log.error(line),
       ...(params.parentCallId ? { parentCallId: params.parentCallId } : {}),
       ...(params.runSubagent ? { runSubagent: params.runSubagent } : {}),
+      ...(params.toolSearch ? { toolSearch: params.toolSearch } : {}),
       ...(mcp
         ? {
             mcpCall: (name: string, args: unknown, callSignal: AbortSignal) =>
@@ -99,9 +102,14 @@ export class ToolEnvironment {
   }
 
   pricing(snapshot: ProjectSnapshot, resolved: ResolvedConnection): Pricing | undefined {
+    return this.pricingFor(snapshot.settings, resolved);
+  }
+
+  /** The model's prices: the user's `models` entry over the catalog's. */
+  pricingFor(settings: ResolvedSettings, resolved: ResolvedConnection): Pricing | undefined {
     const catalog = this.deps.catalog.find(resolved.modelId, resolved.connection.baseUrl)?.pricing as
       Pricing | undefined;
-    return effectivePricing(userPricing(modelEntries(snapshot.settings), resolved.modelId), catalog);
+    return effectivePricing(userPricing(modelEntries(settings), resolved.modelId), catalog);
   }
 
   /** A step's usage as the server reported it (clamped), or estimated when it sent none. */

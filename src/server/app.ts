@@ -19,6 +19,7 @@ import { settingsRoutes } from "../settings/routes";
 import { eventRoutes } from "./routes/events";
 import { webUiRoutes } from "./routes/web-ui";
 import { chatRoutes } from "../chat/routes";
+import { compactionRoutes } from "../chat/compaction/routes";
 import { gatewayRoutes } from "../gateway/routes";
 import { usageRoutes } from "../chat/usage-routes";
 import { dictationRoutes } from "../dictation/routes";
@@ -87,6 +88,7 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(settingsRoutes(runtime));
   app.use(eventRoutes(runtime.events, streams));
   app.use(chatRoutes(runtime, streams));
+  app.use(compactionRoutes(runtime));
   app.use(gatewayRoutes(runtime));
   app.use(usageRoutes(runtime));
   app.use(dictationRoutes(runtime));

@@ -8,6 +8,7 @@ import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, s
 import { dictationResultSchema } from "./dictation";
 import { contextReportSchema } from "./context";
 import { upstreamRequestSchema } from "./requests";
+import { patchCompactionBodySchema } from "./compaction";
 import { catalogModelSchema, creditsAnswerSchema, modelSliceSchema } from "./gateway";
 import {
   mentionCategorySchema,
@@ -280,6 +281,15 @@ export const apiRoutes = {
   "GET /api/chats/:id/context": { response: contextReportSchema },
   /** One row per upstream request of the chat, oldest first (contract 7.3). */
   "GET /api/chats/:id/requests": { response: z.array(upstreamRequestSchema) },
+  /**
+   * Compacts the chat now (contract 7.3): the stored entry (role `compaction`). 409 while it answers or
+   * when there is nothing older to summarise; 502 when the summary fails (nothing is stored).
+   */
+  "POST /api/chats/:id/compact": { response: messageSchema },
+  /** Edits a compaction's summary; 413 past MAX_SUMMARY_CHARS, 409 for an entry without a summary. */
+  "PATCH /api/chats/:id/compactions/:cid": { body: patchCompactionBodySchema, response: messageSchema },
+  /** Undoes a compaction: the chat sends what it sent before it. */
+  "DELETE /api/chats/:id/compactions/:cid": { response: noContent },
   "POST /api/chats/:id/cancel": { response: noContent },
   /** Answers a `tool.approval` of the chat's waiting turn (`:call` is its callId). */
   "POST /api/chats/:id/approvals/:call": { body: approvalBodySchema, response: noContent },

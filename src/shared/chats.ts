@@ -98,7 +98,8 @@ export const messageSchema = z.object({
   id: z.string(),
   chatId: z.string(),
   seq: z.number().int(),
-  role: z.enum(["user", "assistant", "tool"]),
+  /** `compaction`: a compaction entry (contract 7.3), its summary in `content` and the rest in `meta`. */
+  role: z.enum(["user", "assistant", "tool", "compaction"]),
   content: z.string(),
   status: messageStatusSchema,
   modelId: z.string().nullable(),

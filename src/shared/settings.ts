@@ -1,6 +1,7 @@
 // Settings shapes: the app layer, the project layer, and the PATCH bodies that edit them.
 // Stored layers are read loosely (unknown keys survive); PATCH bodies are strict so typos fail loudly.
 import { z } from "zod";
+import { compactionSettingsSchema } from "./compaction";
 
 export const toolGateSchema = z.enum(["off", "ask", "allow"]);
 export type ToolGate = z.infer<typeof toolGateSchema>;
@@ -91,6 +92,13 @@ export const chatDefaultsSchema = z.object({
   promptCaching: z.boolean(),
   /** The environment system message: folder, OS and shell, date, git branch (contract 7.3). */
   environment: z.boolean(),
+  /**
+   * Share of the window the tool definitions may take; past it, MCP tools are found through
+   * `tool_search` instead of being offered one by one (contract 7.3).
+   */
+  toolBudget: z.number().min(0.01).max(1),
+  /** When and how a long conversation is compacted (contract 7.3). */
+  compaction: compactionSettingsSchema,
 });
 export type ChatDefaults = z.infer<typeof chatDefaultsSchema>;
 
@@ -190,7 +198,7 @@ function nestedNulls(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodObject) {
     const shape: Record<string, z.ZodType> = {};
     for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>))
-      shape[key] = field.nullable().optional();
+      shape[key] = nestedNulls(field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field).nullish();
     // Strict like the body itself: `{"chat": {"maxStep": 5}}` is a typo to refuse, not a 200 that saved nothing.
     return z.strictObject(shape);
   }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { usageSchema } from "./usage";
 import { contextReportSchema } from "./context";
+import { compactionEventSchema } from "./compaction";
 
 export const streamEventSchemas = {
   "turn.start": z.object({
@@ -59,6 +60,8 @@ export const streamEventSchemas = {
    * upstream's own `prompt_tokens` once a step reported it.
    */
   context: contextReportSchema,
+  /** The request was compacted before it was sent (contract 7.3); the entry is stored in the transcript. */
+  compaction: compactionEventSchema,
   error: z.object({
     code: z.string(),
     message: z.string(),

@@ -29,6 +29,7 @@ class SubagentResult {
 import { runShell } from "./shell";
 import { unifiedDiff } from "./unified-diff";
 import { ToolError } from "./tool-error";
+import { TOOL_SEARCH, toolSearchArgsSchema } from "./tool-search";
 
 export type ToolCallRequest = { id: string; name: string; arguments: string };
 /** `usage`: what a subagent's own steps cost, counted in the calling turn. */
@@ -63,6 +64,8 @@ export type ToolRunContext = {
   mcpValidate?: (name: string, args: unknown) => string[] | undefined;
   /** Set for the calls a subagent makes. */
   parentCallId?: string;
+  /** Runs `tool_search` when the turn's MCP tools are held back by the tool budget (contract 7.3). */
+  toolSearch?: (args: z.infer<typeof toolSearchArgsSchema>) => unknown;
 };
 
 export const DENIED_OUTPUT = "The user denied this call.";
@@ -138,6 +141,9 @@ async function checkAndRun(
   ctx: ToolRunContext,
   parent: { parentCallId?: string },
 ): Promise<unknown> {
+  // It reads only the tools' own descriptions: no gate, nothing to approve.
+  if (call.name === TOOL_SEARCH && ctx.toolSearch)
+    return ctx.toolSearch(validate(toolSearchArgsSchema, parseArguments(call.arguments), call.name));
   const tool = nativeTool(call.name);
   const gate = toolGate(call.name, ctx.gates);
   if (!ctx.tools.has(call.name) || gate === "off" || (call.name === "subagent" && !ctx.runSubagent)) {

@@ -177,7 +177,7 @@ export function summaryScenario(messages: readonly WireMessage[]): Scenario {
   const task = contentText(firstUser?.content).split("\n")[0]!.slice(0, 300);
   const facts = new Set<string>();
   for (const m of messages)
-    for (const match of contentText(m.content).matchAll(/needle:\s*([^\n]+)/gi))
+    for (const match of contentText(m.content).matchAll(/needle:\s*([^\n;]+)/gi))
       if (facts.size < 20) facts.add(`needle: ${match[1]!.trim()}`);
   const last = lastLongCall(messages.slice(0, -1));
   const progress = last ? `step ${last.step} of ${last.plan.steps} done` : "no tool steps yet";

@@ -74,6 +74,8 @@ type PendingAuth = { challenge: string; method: string; callbackUrl: string };
 
 export class FakeGateway {
   readonly requests: RecordedRequest[] = [];
+  /** At most this many requests are kept, the oldest dropped (a long benchmark session sends gigabytes). */
+  keepRequests = Infinity;
   private readonly queue: Scenario[] = [];
   private readonly server: http.Server;
   private abortedStreams = 0;
@@ -170,6 +172,7 @@ export class FakeGateway {
       body,
       clientPort: req.socket.remotePort,
     });
+    if (this.requests.length > this.keepRequests) this.requests.splice(0, this.requests.length - this.keepRequests);
 
     if (route === "GET /auth") return this.authorizePage(url, res);
     if (route === "GET /auth/approve") return this.approve(url, res);

@@ -33,8 +33,13 @@ export type CompactionPlan = {
   afterPrune: number;
 };
 
+/**
+ * Where compaction starts. The reserve for the answer is the model's largest answer, at most 16,000
+ * tokens, and, where the largest answer is not known, at most a quarter of the window: a small
+ * window would otherwise be all reserve, and every request compacted.
+ */
 export function compactionBudget(settings: CompactionSettings): number {
-  const reserved = Math.min(settings.maxOutput ?? MAX_RESERVED_OUTPUT, MAX_RESERVED_OUTPUT);
+  const reserved = Math.min(settings.maxOutput ?? Math.floor(settings.window / 4), MAX_RESERVED_OUTPUT);
   return Math.max(0, Math.floor(settings.threshold * settings.window) - reserved);
 }
 
@@ -63,6 +68,26 @@ export function recentStart(messages: readonly LayeredMessage[], tokens: readonl
 }
 
 /**
+ * How many of the most recent tokens stay whole: `keepRecentTokens`, at most a third of the window.
+ * Compacting a conversation that fits (Compact now, an overflow the estimate missed) keeps at most
+ * half of what is not pinned, so there is always an older half to summarise.
+ */
+export function keptTokens(
+  tokens: readonly number[],
+  pinned: ReadonlySet<number>,
+  settings: CompactionSettings,
+  force: boolean,
+): number {
+  const keep = Math.min(settings.keepRecentTokens, Math.floor(settings.window / 3));
+  if (!force) return keep;
+  let unpinned = 0;
+  tokens.forEach((count, i) => {
+    if (!pinned.has(i)) unpinned += count;
+  });
+  return Math.min(keep, Math.floor(unpinned / 2));
+}
+
+/**
  * The plan for one request, or undefined when it fits. `tokens[i]` counts messages[i]; `stubTokens`
  * what a pruned output's stub costs; `extra` the tool definitions. `force` (Compact now, an overflow)
  * plans even when the request fits, down to a summary.
@@ -72,14 +97,23 @@ export function planCompaction(
   tokens: readonly number[],
   extra: number,
   settings: CompactionSettings,
-  options: { stubTokens: number; force?: boolean; prunedAlready?: ReadonlySet<number> },
+  options: {
+    stubTokens: number;
+    force?: boolean;
+    prunedAlready?: ReadonlySet<number>;
+    /**
+     * Whether pruning alone may do (default true). A pruned output is gone from the request until a
+     * summary reads it (from the stored transcript), so the caller allows one prune-only compaction
+     * between summaries: nothing pruned stays unread for more than one round.
+     */
+    pruneOnly?: boolean;
+  },
 ): CompactionPlan | undefined {
   const budget = compactionBudget(settings);
   const before = extra + tokens.reduce((a, b) => a + b, 0);
   if (before <= budget && !options.force) return undefined;
   const pinned = pinnedIndices(messages);
-  const keep = Math.min(settings.keepRecentTokens, Math.floor(settings.window / 3));
-  const recent = recentStart(messages, tokens, keep);
+  const recent = recentStart(messages, tokens, keptTokens(tokens, pinned, settings, options.force === true));
   const prune: number[] = [];
   let afterPrune = before;
   for (let i = 0; i < recent; i++) {
@@ -89,7 +123,7 @@ export function planCompaction(
     afterPrune -= tokens[i]! - options.stubTokens;
   }
   const plan: CompactionPlan = { budget, before, prune, afterPrune };
-  if (afterPrune <= budget && !options.force) return plan;
+  if (afterPrune <= budget && !options.force && options.pruneOnly !== false) return plan;
   // Summarise everything before the recent part that is not pinned (if there is anything).
   let from = 0;
   while (from < recent && pinned.has(from)) from++;

@@ -55,6 +55,11 @@ export class ContextMeter {
     return { used, limit: this.limit, layers: scaleLayers(measured.layers, used), source: "upstream" };
   }
 
+  /** After a compaction rebuilt the request: the layer of each of its messages. */
+  relayer(layers: readonly ContextLayer[]): void {
+    this.layers.splice(0, this.layers.length, ...layers);
+  }
+
   /** The upstream's count for the request last measured. */
   reconcile(promptTokens: number): void {
     if (!(promptTokens > 0) || this.lastEstimate === 0) return;

@@ -35,6 +35,11 @@ export class TokenCounter {
     return sharedCounter();
   }
 
+  /** The shared counter if it has loaded (it loads in the background at start-up): a turn need not wait. */
+  static loaded(): TokenCounter | undefined {
+    return loadedCounter;
+  }
+
   count(text: string): number {
     if (text.length === 0) return 0;
     if (text.length < MEMO_MIN_CHARS) return this.encode(text);
@@ -94,4 +99,5 @@ export class TokenCounter {
   }
 }
 
-const sharedCounter = lazyModule(async () => new TokenCounter(await loadTokenizer()));
+let loadedCounter: TokenCounter | undefined;
+const sharedCounter = lazyModule(async () => (loadedCounter = new TokenCounter(await loadTokenizer())));

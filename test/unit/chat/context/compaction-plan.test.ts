@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   compactionBudget,
+  keptTokens,
   pinnedIndices,
   planCompaction,
   recentStart,
@@ -85,7 +86,7 @@ describe("compaction plan", () => {
           const plan = planCompaction(messages, tokens, 500, settings, { stubTokens: 15, force });
           if (!plan) return;
           const pinned = pinnedIndices(messages);
-          const recent = recentStart(messages, tokens, Math.min(settings.keepRecentTokens, settings.window / 3));
+          const recent = recentStart(messages, tokens, keptTokens(tokens, pinned, settings, force));
           for (const i of plan.prune) {
             assert.ok(!pinned.has(i));
             assert.equal(messages[i]!.layer, "toolOutputs");
