@@ -100,4 +100,47 @@ describe("compaction plan", () => {
       ),
     );
   });
+
+  it("brings any request that can fit under the window: pinned and recent parts, stubs, a summary (property)", () => {
+    const SUMMARY = 1_500;
+    const STUB = 15;
+    const layered = fc.oneof(
+      fc.constant(user("u")),
+      fc.constant(answer("a")),
+      fc.constant(call()),
+      fc.constant(output("o")),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(layered, fc.integer({ min: 1, max: 30_000 })), { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.boolean(),
+        (rows, extra, force) => {
+          const messages = [sys("p"), user("first"), ...rows.map(([m]) => m)];
+          const tokens = [300, 200, ...rows.map(([, t]) => t)];
+          const plan = planCompaction(messages, tokens, extra, settings, { stubTokens: STUB, force });
+          const total = extra + tokens.reduce((a, b) => a + b, 0);
+          if (!plan) return assert.ok(total <= compactionBudget(settings));
+          // What is sent after the plan: pinned messages, the recent part, stubs for pruned outputs
+          // outside the summarised range, and the summary.
+          const pinned = pinnedIndices(messages);
+          let after = extra;
+          tokens.forEach((count, i) => {
+            const summarised = plan.summarise && i >= plan.summarise.from && i < plan.summarise.to && !pinned.has(i);
+            if (summarised) return;
+            after += plan.prune.includes(i) ? STUB : count;
+          });
+          if (plan.summarise) after += SUMMARY;
+          // Whatever cannot be compacted (pinned, the recent part kept whole) is at most a third of
+          // the window plus the pinned messages: with those small, the request fits the window.
+          const recent = recentStart(messages, tokens, keptTokens(tokens, pinned, settings, force));
+          let fixed = extra + SUMMARY;
+          tokens.forEach((count, i) => {
+            if (pinned.has(i) || i >= recent) fixed += count;
+          });
+          if (fixed <= settings.window - STUB * messages.length) assert.ok(after <= settings.window, `${after}`);
+        },
+      ),
+    );
+  });
 });
