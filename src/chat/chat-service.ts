@@ -3,7 +3,7 @@
 import { addToTotals, emptyTotals } from "./usage";
 import { invalid, notFound } from "../platform/app-error";
 import { plainTitle } from "./chat-title";
-import type { Chat, CreateChatBody, Message, PatchChatBody } from "../shared/chats";
+import type { Chat, CreateChatBody, Message, PageQuery, PatchChatBody } from "../shared/chats";
 import type { UsageTotals } from "../shared/usage";
 import type { ChatsRepo } from "./chats-repo";
 import type { MessagesRepo } from "./messages-repo";
@@ -13,6 +13,10 @@ import type { ChatPrompt } from "../prompts/prompt-service";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 
 export const DEFAULT_CHAT_TITLE = "New chat";
+/** A page of the chat list when `before` comes without `limit`. */
+const DEFAULT_PAGE = 50;
+/** `before` without `limit`: every message before it. */
+const ALL_BEFORE = 1_000_000_000;
 
 /** How a chat finds its prompt: the project's own first, then the app's. */
 export type PromptLookup = {
@@ -29,8 +33,12 @@ export class ChatService {
     private readonly prompts: PromptLookup,
   ) {}
 
-  list(projectId: string): Chat[] {
-    return this.chats.listByProject(projectId);
+  /** Every chat of the project, or with `limit` or `before` a page of them (newest first). */
+  list(projectId: string, page: PageQuery = {}): Chat[] | { chats: Chat[]; hasMore: boolean } {
+    if (page.limit === undefined && page.before === undefined) return this.chats.listByProject(projectId);
+    const found = this.chats.pageByProject(projectId, page.limit ?? DEFAULT_PAGE, page.before);
+    if (!found) throw notFound(`no chat ${page.before} in this project`);
+    return found;
   }
 
   /**
@@ -64,11 +72,22 @@ export class ChatService {
     return chat;
   }
 
-  withMessages(id: string): Chat & { messages: Message[]; usage: UsageTotals } {
+  /**
+   * The chat with its messages (all of them, or with `limit` or `before` the last ones before that
+   * message, and `hasMore`) and the whole chat's usage totals.
+   */
+  withMessages(
+    id: string,
+    page: PageQuery = {},
+  ): Chat & { messages: Message[]; usage: UsageTotals; hasMore?: boolean } {
     const chat = this.get(id);
-    const messages = this.messages.listByChat(id);
-    const usage = messages.reduce((totals, m) => (m.usage ? addToTotals(totals, m.usage) : totals), emptyTotals());
-    return { ...chat, messages, usage };
+    const usage = this.messages.usages(id).reduce(addToTotals, emptyTotals());
+    if (page.limit === undefined && page.before === undefined)
+      return { ...chat, messages: this.messages.listByChat(id), usage };
+    // `before` alone: everything before that message.
+    const found = this.messages.page(id, page.limit ?? ALL_BEFORE, page.before);
+    if (!found) throw notFound(`no message ${page.before} in this chat`);
+    return { ...chat, ...found, usage };
   }
 
   async update(id: string, body: PatchChatBody, project: ProjectRow): Promise<Chat> {

@@ -104,6 +104,32 @@ export class ChatsRepo {
     return rows.map(toChat);
   }
 
+  /**
+   * A page of the project's chats, newest first: the `limit` after `beforeId` in that order, and
+   * whether more follow. Undefined when `beforeId` is not a chat of this project.
+   */
+  pageByProject(projectId: string, limit: number, beforeId?: string): { chats: Chat[]; hasMore: boolean } | undefined {
+    let rows: ChatRow[];
+    if (beforeId === undefined) {
+      rows = statement(
+        this.db,
+        "SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?",
+      ).all(projectId, limit + 1) as ChatRow[];
+    } else {
+      const before = statement(this.db, "SELECT updated_at, rowid FROM chats WHERE id = ? AND project_id = ?").get(
+        beforeId,
+        projectId,
+      ) as { updated_at: string; rowid: number } | undefined;
+      if (!before) return undefined;
+      rows = statement(
+        this.db,
+        `SELECT * FROM chats WHERE project_id = ? AND (updated_at < ? OR (updated_at = ? AND rowid < ?))
+         ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+      ).all(projectId, before.updated_at, before.updated_at, before.rowid, limit + 1) as ChatRow[];
+    }
+    return { chats: rows.slice(0, limit).map(toChat), hasMore: rows.length > limit };
+  }
+
   update(id: string, changes: ChatChanges): Chat | undefined {
     const keys = (Object.keys(changes) as (keyof ChatChanges)[]).filter(
       (k) => changes[k] !== undefined && k in COLUMN_OF,

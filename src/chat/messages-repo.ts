@@ -77,6 +77,37 @@ export class MessagesRepo {
     ).map(toMessage);
   }
 
+  /**
+   * The last `limit` messages before `beforeId` (or the chat's end), in order, and whether older ones
+   * exist: one index range read, however long the chat. Undefined when `beforeId` is not this chat's.
+   */
+  page(chatId: string, limit: number, beforeId?: string): { messages: Message[]; hasMore: boolean } | undefined {
+    let beforeSeq = Number.MAX_SAFE_INTEGER;
+    if (beforeId !== undefined) {
+      const before = statement(this.db, "SELECT seq FROM messages WHERE id = ? AND chat_id = ?").get(
+        beforeId,
+        chatId,
+      ) as { seq: number } | undefined;
+      if (!before) return undefined;
+      beforeSeq = before.seq;
+    }
+    const rows = statement(
+      this.db,
+      "SELECT * FROM messages WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+    ).all(chatId, beforeSeq, limit + 1) as MessageRow[];
+    const hasMore = rows.length > limit;
+    return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+  }
+
+  /** The usage of each message that has one (a chat's totals), without reading the messages' text. */
+  usages(chatId: string): Usage[] {
+    return (
+      statement(this.db, "SELECT usage_json FROM messages WHERE chat_id = ? AND usage_json IS NOT NULL").all(
+        chatId,
+      ) as { usage_json: string }[]
+    ).map((row) => JSON.parse(row.usage_json) as Usage);
+  }
+
   update(id: string, changes: MessageChanges): void {
     const sets: string[] = [];
     const values: unknown[] = [];

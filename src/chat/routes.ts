@@ -27,13 +27,15 @@ function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): (
 export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
   const router = routeRouter();
 
-  route(router, "GET /api/projects/:id/chats", ({ params }) => deps.chatService.list(deps.projects.byId(params.id).id));
+  route(router, "GET /api/projects/:id/chats", ({ params, query }) =>
+    deps.chatService.list(deps.projects.byId(params.id).id, query),
+  );
 
   route(router, "POST /api/projects/:id/chats", async ({ params, body }) =>
     created(await deps.chatService.create(deps.projects.byId(params.id), body)),
   );
 
-  route(router, "GET /api/chats/:id", ({ params }) => deps.chatService.withMessages(params.id));
+  route(router, "GET /api/chats/:id", ({ params, query }) => deps.chatService.withMessages(params.id, query));
 
   route(router, "GET /api/chats/:id/context", async ({ params }) => {
     const chat = deps.chatService.get(params.id);

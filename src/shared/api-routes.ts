@@ -4,7 +4,15 @@
 import { z } from "zod";
 import { actionEntrySchema, agentEntrySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
-import { chatSchema, createChatBodySchema, messageSchema, patchChatBodySchema, streamBodySchema } from "./chats";
+import {
+  chatPageSchema,
+  chatSchema,
+  createChatBodySchema,
+  messageSchema,
+  pageQuerySchema,
+  patchChatBodySchema,
+  streamBodySchema,
+} from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { contextReportSchema } from "./context";
 import { upstreamRequestSchema } from "./requests";
@@ -90,7 +98,13 @@ export type ProjectSettingsAnswer = z.infer<typeof projectSettingsAnswerSchema>;
 
 // ---- Other response shapes no other module defines ----------------------------------------------
 
-export const chatWithMessagesSchema = chatSchema.extend({ messages: z.array(messageSchema), usage: usageTotalsSchema });
+export const chatWithMessagesSchema = chatSchema.extend({
+  messages: z.array(messageSchema),
+  /** The whole chat's totals, whatever page of messages came with them. */
+  usage: usageTotalsSchema,
+  /** With `limit` or `before` (a page): whether older messages exist before the first one given. */
+  hasMore: z.boolean().optional(),
+});
 export type ChatWithMessages = z.infer<typeof chatWithMessagesSchema>;
 
 /** A built-in prompt profile (GET /api/prompts/defaults). */
@@ -272,9 +286,11 @@ export const apiRoutes = {
   /** The project's text files (`.gitignore` honoured); `folder` is `Project root` for root files. */
   "POST /api/projects/:id/tags/scan": { response: projectScanSchema },
 
-  "GET /api/projects/:id/chats": { response: z.array(chatSchema) },
+  /** With `limit` or `before` (a chat id): `{chats, hasMore}`, newest first; else every chat (an array). */
+  "GET /api/projects/:id/chats": { query: pageQuerySchema, response: z.union([z.array(chatSchema), chatPageSchema]) },
   "POST /api/projects/:id/chats": { body: createChatBodySchema.default({}), response: chatSchema, created: true },
-  "GET /api/chats/:id": { response: chatWithMessagesSchema },
+  /** With `limit` or `before` (a message id of this chat, else 404): the last messages before it, and `hasMore`. */
+  "GET /api/chats/:id": { query: pageQuerySchema, response: chatWithMessagesSchema },
   "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
   "DELETE /api/chats/:id": { response: noContent },
   /** How full the context of the request the chat would send now is (contract 7.3); 400 without a model. */

@@ -121,3 +121,17 @@ export const streamBodySchema = z.strictObject({
   modelId: z.string().min(1).optional(),
 });
 export type StreamBody = z.infer<typeof streamBodySchema>;
+
+/**
+ * Paged reads (contract 7.4): the last `limit` (1 to 500) items before `before` (a message id for a
+ * chat's messages, a chat id for a project's chats). Without either, everything, as before.
+ */
+export const pageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  before: z.string().min(1).max(200).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** GET /api/projects/:id/chats with `limit` or `before`: a page, newest first. */
+export const chatPageSchema = z.object({ chats: z.array(chatSchema), hasMore: z.boolean() });
+export type ChatPage = z.infer<typeof chatPageSchema>;

@@ -15,7 +15,9 @@ export class ChatsState {
   async load(): Promise<void> {
     const id = this.projects.currentId;
     if (!id) return;
-    this.list = await this.api.call("GET /api/projects/:id/chats", { params: { id } });
+    const listed = await this.api.call("GET /api/projects/:id/chats", { params: { id } });
+    // Without `limit` the answer is every chat; a page is `{chats, hasMore}`.
+    this.list = Array.isArray(listed) ? listed : listed.chats;
   }
 
   /** Whether an app event changes what this list shows. */

@@ -49,7 +49,7 @@ export class ProjectCardState {
     const read = ++this.chatReads;
     const chats = await this.app.api.call("GET /api/projects/:id/chats", { params: { id: this.project.id } });
     if (read !== this.chatReads) return;
-    this.chats = chats;
+    this.chats = Array.isArray(chats) ? chats : chats.chats;
     this.loaded = true;
   }
 
