@@ -27,6 +27,12 @@ export class TokenCounter {
   private readonly memo = new Map<string, number>();
   /** Tool schemas by identity: a server's schema object lives as long as its tool list. */
   private readonly schemas = new WeakMap<object, number>();
+  /**
+   * Whole tool definitions by their schema object, with the name and description they were counted
+   * with: a turn's tool list is built afresh, but its schemas are the same objects turn after turn,
+   * so a known tool costs a lookup and two string compares, not a tokenizer pass over its name.
+   */
+  private readonly tools = new WeakMap<object, { name: string; description: string; tokens: number }>();
 
   constructor(private readonly encode: (text: string) => number) {}
 
@@ -68,9 +74,17 @@ export class TokenCounter {
         sum += this.count(JSON.stringify(tool) ?? "");
         continue;
       }
-      sum += TOOL_OVERHEAD_TOKENS + this.count(fn.name);
-      if (typeof fn.description === "string") sum += this.count(fn.description);
-      sum += this.countSchema(fn.parameters);
+      const description = typeof fn.description === "string" ? fn.description : "";
+      const schema = typeof fn.parameters === "object" && fn.parameters !== null ? fn.parameters : undefined;
+      const known = schema && this.tools.get(schema);
+      if (known && known.name === fn.name && known.description === description) {
+        sum += known.tokens;
+        continue;
+      }
+      const tokens =
+        TOOL_OVERHEAD_TOKENS + this.count(fn.name) + this.count(description) + this.countSchema(fn.parameters);
+      if (schema) this.tools.set(schema, { name: fn.name, description, tokens });
+      sum += tokens;
     }
     return sum;
   }

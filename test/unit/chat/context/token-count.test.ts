@@ -50,8 +50,25 @@ describe("token counting", () => {
     encodes = 0;
     // A new array of new tool objects around the same schema, as the next turn builds it.
     assert.equal(counting.countTools(tools.map((t) => ({ ...t, function: { ...t.function } }))), first);
-    assert.equal(encodes, 80 + 80, "names and descriptions only (short texts), never the schema again");
+    assert.equal(encodes, 80 + 80, "a shared schema: names and descriptions only, never the schema again");
     assert.ok(first > 80 * JSON.stringify(parameters).length);
+  });
+
+  it("counts a known tool (its own schema, same name and description) with no tokenizer pass at all", () => {
+    let encodes = 0;
+    const counting = new TokenCounter((text) => (encodes++, text.length));
+    const tools = Array.from({ length: 80 }, (_, i) => ({
+      type: "function",
+      function: { name: `tool_${i}`, description: "d", parameters: { type: "object", properties: { [`p${i}`]: {} } } },
+    }));
+    const first = counting.countTools(tools);
+    encodes = 0;
+    assert.equal(counting.countTools(tools.map((t) => ({ ...t, function: { ...t.function } }))), first);
+    assert.equal(encodes, 0);
+    // A server that changed a tool's description is counted again.
+    const changed = tools.map((t, i) => (i === 0 ? { ...t, function: { ...t.function, description: "dd" } } : t));
+    assert.equal(counting.countTools(changed), first + 1);
+    assert.equal(encodes, 2, "its name and new description; its schema is remembered");
   });
 
   it("counts a message with its overhead, structured content and tool calls included", () => {
