@@ -27,6 +27,7 @@ describe("paged reads", function () {
       completionTokens: 5,
       totalTokens: 15,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
       reasoningTokens: 0,
       cost: 0.001,
       costSource: "gateway" as const,

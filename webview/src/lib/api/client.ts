@@ -31,8 +31,13 @@ export class ApiError extends Error {
 type ParamsInput<K extends string> =
   PathParams<PathOf<K>> extends infer P ? (unknown extends P ? { params?: never } : { params: P }) : never;
 type Spec<K extends ApiRouteKey> = (typeof apiRoutes)[K];
+/** A query whose every field is optional may be left out (a paged read without paging). */
 type QueryInput<K extends ApiRouteKey> =
-  Spec<K> extends { query: z.ZodType } ? { query: z.input<Spec<K>["query"]> } : { query?: never };
+  Spec<K> extends { query: z.ZodType }
+    ? {} extends z.input<Spec<K>["query"]>
+      ? { query?: z.input<Spec<K>["query"]> }
+      : { query: z.input<Spec<K>["query"]> }
+    : { query?: never };
 type BodyInput<K extends ApiRouteKey> =
   Spec<K> extends { body: z.ZodType } ? { body: z.input<Spec<K>["body"]> } : { body?: never };
 
