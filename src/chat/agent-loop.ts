@@ -46,6 +46,7 @@ export type AgentLoopHooks = {
     reason: "auto" | "overflow",
     messages: UpstreamMessage[],
     tools: readonly UpstreamTool[],
+    step: number,
   ): false | Promise<boolean>;
 };
 
@@ -112,9 +113,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   // Dropped for the rest of the loop once the model refuses them.
   let offered = tools;
   for (let step = 0; ; step++) {
-    hooks.beforeStep?.(step);
-    const compacting = hooks.compact?.("auto", messages, offered);
+    // Before the step's own row is stored, so a compaction sits in the transcript before its answer.
+    const compacting = hooks.compact?.("auto", messages, offered, step);
     if (compacting) await compacting;
+    hooks.beforeStep?.(step);
     const send = () =>
       streamStep({
         resolved,
@@ -149,7 +151,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
     // The upstream said the request is too long: compact, and send it once more.
     if (hooks.compact && nothingCameBack(outcome) && isContextOverflow(outcome.error)) {
-      const compacted = hooks.compact("overflow", messages, offered);
+      const compacted = hooks.compact("overflow", messages, offered, step);
       if (compacted && (await compacted)) outcome = await send();
     }
     if (outcome.error) {

@@ -384,6 +384,7 @@ export class ChatTurns {
       reason: "auto" | "overflow",
       sent: UpstreamMessage[],
       tools: readonly unknown[],
+      atStep: number,
     ): Promise<boolean> => {
       if (!this.deps.compactor) return false;
       storeTurn();
@@ -398,7 +399,7 @@ export class ChatTurns {
           reason,
           force: reason === "overflow",
           turnId,
-          step,
+          step: atStep,
           signal,
         });
         if (!entry) return false;
@@ -510,11 +511,12 @@ export class ChatTurns {
         toolsRefused: () => void this.deps.tools.rememberNoTools(resolved.modelId),
         // Before each request: compact when its estimate passes the threshold (synchronous while it
         // fits, so a turn's first request is never held up); after an overflow answer, always.
-        compact: (reason, sent, tools) => {
-          if (reason === "overflow") return compact(reason, sent, tools);
+        compact: (reason, sent, tools, atStep) => {
+          if (reason === "overflow") return compact(reason, sent, tools, atStep);
           if (!autoCompaction) return false;
-          if (!meter) return meterReady.then((ready) => !!ready && overBudget(ready) && compact(reason, sent, tools));
-          return overBudget(meter) && compact(reason, sent, tools);
+          if (!meter)
+            return meterReady.then((ready) => !!ready && overBudget(ready) && compact(reason, sent, tools, atStep));
+          return overBudget(meter) && compact(reason, sent, tools, atStep);
           function overBudget(ready: ContextMeter): boolean {
             return ready.measure(sent, tools).used > compactionBudget(compaction);
           }

@@ -37,6 +37,8 @@ export const compactionMetaSchema = z.object({
   model: z.string().optional(),
   /** Set once the user has changed the summary. */
   edited: z.boolean().optional(),
+  /** The turn that compacted before one of its requests (none for Compact now). */
+  turnId: z.string().optional(),
 });
 export type CompactionMeta = z.infer<typeof compactionMetaSchema>;
 

@@ -173,8 +173,13 @@ export function asksForSummary(messages: readonly WireMessage[], tools: unknown)
 
 /** A handoff summary a compaction can keep: the task, the facts stated as `needle:` lines, the progress. */
 export function summaryScenario(messages: readonly WireMessage[]): Scenario {
-  const firstUser = messages.find((m) => m.role === "user");
-  const task = contentText(firstUser?.content).split("\n")[0]!.slice(0, 300);
+  // Parley sends the conversation as text: the task is the previous summary's, else the first user
+  // section's first line; a plain request's first user message otherwise.
+  const said = contentText(messages.find((m) => m.role === "user")?.content);
+  const task = (/^Task: (.+)$/m.exec(said)?.[1] ?? /### User\n(.+)/.exec(said)?.[1] ?? said.split("\n")[0]!).slice(
+    0,
+    300,
+  );
   const facts = new Set<string>();
   for (const m of messages)
     for (const match of contentText(m.content).matchAll(/needle:\s*([^\n;]+)/gi))

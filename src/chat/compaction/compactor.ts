@@ -162,6 +162,7 @@ export class Compactor {
       prunedOutputs: pruned.length,
       pruned,
       ...(summary ? { through: summary.through, model: summary.model } : {}),
+      ...(request.reason === "manual" ? {} : { turnId: request.turnId }),
     };
     // What the next request weighs with this entry applied, before anything is stored.
     const entryRow: RequestRow = {

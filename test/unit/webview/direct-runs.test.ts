@@ -8,23 +8,9 @@ import { nestCards } from "../../../webview/src/lib/card-nesting";
 import { directFailure, newCallId } from "../../../webview/src/lib/direct-runs";
 import { emptyTurn, reduceTurn } from "../../../webview/src/lib/live-turn";
 import { transcriptItems } from "../../../webview/src/lib/transcript";
+import { messageFactory } from "../../helpers/stored-messages";
 
-let seq = 0;
-function message(role: Message["role"], content: string, meta: Message["meta"] = null): Message {
-  seq++;
-  return {
-    id: `m${seq}`,
-    chatId: "c",
-    seq,
-    role,
-    content,
-    status: "complete",
-    modelId: null,
-    usage: null,
-    meta,
-    createdAt: "2025-01-01T00:00:00Z",
-  };
-}
+const message = messageFactory();
 
 describe("direct runs in the UI", () => {
   it("nests a subagent's own calls inside its card in a live turn", () => {

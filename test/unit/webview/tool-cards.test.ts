@@ -13,31 +13,12 @@ import {
   storedOutput,
 } from "../../../webview/src/lib/tool-cards";
 import { transcriptItems } from "../../../webview/src/lib/transcript";
+import { messageFactory } from "../../helpers/stored-messages";
 
 const DIFF =
   "===================================================================\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n keep\n-alpha beta\n+alpha gamma\n--- sql comment\n";
 
-let seq = 0;
-function message(
-  role: Message["role"],
-  content: string,
-  meta: Message["meta"] = null,
-  status: Message["status"] = "complete",
-): Message {
-  seq++;
-  return {
-    id: `m${seq}`,
-    chatId: "c",
-    seq,
-    role,
-    content,
-    status,
-    modelId: null,
-    usage: null,
-    meta,
-    createdAt: "2025-01-01T00:00:00Z",
-  };
-}
+const message = messageFactory();
 
 describe("tool cards", () => {
   it("names a card by its tool and subject, and sums up its arguments on one line", () => {

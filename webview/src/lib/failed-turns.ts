@@ -33,12 +33,15 @@ function failed(turn: Turn): boolean {
  */
 export function withoutRetried(messages: readonly Message[], resending?: string): Message[] {
   const turns = turnsOf(messages);
-  const kept = turns.filter((turn, i) => {
-    if (!failed(turn) || !turn.text) return true;
+  const replaced = (turn: Turn, i: number) => {
+    if (!failed(turn) || !turn.text) return false;
     const next = i + 1 < turns.length ? turns[i + 1]!.text?.content : resending;
-    return next !== turn.text.content;
-  });
-  return kept.flatMap((turn) => turn.messages);
+    return next === turn.text.content;
+  };
+  // A compaction stored during a replaced attempt still holds: its card stays.
+  return turns.flatMap((turn, i) =>
+    replaced(turn, i) ? turn.messages.filter((m) => m.role === "compaction") : turn.messages,
+  );
 }
 
 /**

@@ -1,11 +1,15 @@
-// The turn being streamed, as a value folded from its events: text and tool cards in the order they
-// came, the reasoning, the task list, the status line and any notice. Pure (each event gives a new value), so a
-// replayed turn (a reload that follows it) rebuilds the same view.
+// The turn being streamed, as a value folded from its events: text, tool cards and compactions in the
+// order they came, the reasoning, the task list, the status line and any notice. Pure (each event
+// gives a new value), so a replayed turn (a reload that follows it) rebuilds the same view.
 import type { StreamEvent, StreamEventData } from "$shared/stream-events";
+import { compactionFromEvent, type CompactionCardData } from "./compaction";
 import { resultStatus, type ToolCardData } from "./tool-cards";
 
 export type TaskItem = StreamEventData<"task.update">["items"][number];
-export type LivePart = { kind: "text"; key: string; text: string } | { kind: "tool"; key: string; card: ToolCardData };
+export type LivePart =
+  | { kind: "text"; key: string; text: string }
+  | { kind: "tool"; key: string; card: ToolCardData }
+  | { kind: "compaction"; key: string; compaction: CompactionCardData };
 export type LiveTurn = {
   turnId?: string;
   parts: LivePart[];
@@ -106,9 +110,20 @@ export function reduceTurn(turn: LiveTurn, event: StreamEvent): LiveTurn {
       return { ...turn, progress: event.data.message };
     case "notice":
       return { ...turn, notice: event.data.message };
+    case "compaction": {
+      // Keyed by the stored entry's id, as the transcript keys it: a replayed event adds no second card.
+      if (turn.parts.some((part) => part.kind === "compaction" && part.key === event.data.id)) return turn;
+      const compaction = compactionFromEvent(event.data);
+      return { ...turn, parts: [...turn.parts, { kind: "compaction", key: event.data.id, compaction }] };
+    }
     default:
       return turn;
   }
+}
+
+/** The ids of the compactions the live turn shows: their stored rows wait until it ends. */
+export function liveCompactionIds(turn: LiveTurn): Set<string> {
+  return new Set(turn.parts.flatMap((part) => (part.kind === "compaction" ? [part.key] : [])));
 }
 
 /** The user answered: the card runs on (or waits for the denial to come back) without its prompt. */

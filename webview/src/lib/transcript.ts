@@ -1,7 +1,8 @@
 // The stored transcript as the items the chat shows: messages, one card per tool call (an assistant
-// step's calls paired with their `tool` messages by callId), and a Revert per turn that changed
-// files. A reload shows exactly what the live turn showed.
+// step's calls paired with their `tool` messages by callId), a Revert per turn that changed files,
+// and a card per compaction where it happened. A reload shows exactly what the live turn showed.
 import type { Message } from "$shared/chats";
+import { compactionFromMessage, compactionsInPlace, type CompactionCardData } from "./compaction";
 import { changedPath, parseArguments, resultStatus, storedOutput, type ToolCardData } from "./tool-cards";
 
 export type TranscriptItem =
@@ -10,7 +11,9 @@ export type TranscriptItem =
   | { kind: "user"; key: string; message: Message; files: string[] }
   | { kind: "assistant"; key: string; message: Message }
   | { kind: "tool"; key: string; card: ToolCardData }
-  | { kind: "revert"; key: string; turnId: string; paths: string[] };
+  | { kind: "revert"; key: string; turnId: string; paths: string[] }
+  /** A compaction entry (role `compaction`): what was summarised or pruned, and its summary. */
+  | { kind: "compaction"; key: string; compaction: CompactionCardData };
 
 /** A tool message as a finished card. */
 function resultCard(message: Message, fallback?: { name: string; args: unknown }): ToolCardData {
@@ -39,7 +42,8 @@ function showsText(message: Message): boolean {
   );
 }
 
-export function transcriptItems(messages: readonly Message[]): TranscriptItem[] {
+export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
+  const messages = compactionsInPlace(stored);
   const results = new Map<string, Message>();
   for (const m of messages) if (m.role === "tool" && m.meta?.callId) results.set(m.meta.callId, m);
   const shown = new Set<string>();
@@ -81,7 +85,10 @@ export function transcriptItems(messages: readonly Message[]): TranscriptItem[] 
       continue;
     }
     flushFiles();
-    if (message.role === "assistant") {
+    if (message.role === "compaction") {
+      // No turn of its own: a turn's Revert still goes after that turn's last card.
+      push({ kind: "compaction", key: message.id, compaction: compactionFromMessage(message) }, undefined);
+    } else if (message.role === "assistant") {
       if (showsText(message)) push({ kind: "assistant", key: message.id, message }, turnId);
       for (const call of message.meta?.toolCalls ?? []) {
         const result = results.get(call.id);

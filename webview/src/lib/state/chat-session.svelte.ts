@@ -10,6 +10,7 @@ import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
 import { lastFailure } from "../failed-turns";
 import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
+import { ChatCompactions } from "./compactions.svelte";
 import { ContextMeterState } from "./context-meter.svelte";
 
 /** A project points a provider at a server its stored key was not saved for (contract, section 5). */
@@ -77,6 +78,8 @@ export class ChatSession {
   directError = $state.raw<DirectFailure | undefined>();
   /** How full the model's context is (the "Context" meter). */
   readonly context: ContextMeterState;
+  /** "Compact now", and the edit and undo of its compaction cards. */
+  readonly compactions: ChatCompactions;
   private controller: AbortController | undefined;
   private stopped = false;
   private lastSent: Sent | undefined;
@@ -88,6 +91,7 @@ export class ChatSession {
     private readonly projectDirOf: (projectId: string) => Promise<string | undefined> = async () => undefined,
   ) {
     this.context = new ContextMeterState(api, chatId);
+    this.compactions = new ChatCompactions(api, chatId, () => this.load());
   }
 
   async load(): Promise<void> {
@@ -322,6 +326,7 @@ export class ChatSession {
   ): Promise<void> {
     this.controller = new AbortController();
     this.streaming = true;
+    this.compactions.settle();
     this.pendingUser = userText;
     this.pendingFiles = [...(sent?.referencedPaths ?? []), ...(sent?.referencedResources ?? []).map((r) => r.name)];
     this.live = emptyTurn();
