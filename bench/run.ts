@@ -9,6 +9,7 @@ import { runToolsBench } from "./tools.bench";
 import { runMcpBench } from "./mcp.bench";
 import { runPopupBench } from "./popup.bench";
 import { runSessionsBench } from "./sessions.bench";
+import { runTranscriptBench } from "./transcript.bench";
 import { printedLines } from "./stats";
 import { resultLines, writeResultsFile, type GroupRun } from "./results-table";
 
@@ -24,6 +25,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   mcp: runMcpBench,
   popup: runPopupBench,
   sessions: runSessionsBench,
+  transcript: runTranscriptBench,
 };
 const RESULTS_FILE = "docs/benchmark-results.md";
 

@@ -60,6 +60,9 @@ export const TEXT_MODELS: RawModel[] = [
   // For benchmarks: numbered pieces ("t0 t1 …") sent as fast as possible, so order and loss can be checked.
   model("fake/fast", "Fake: 20 quick pieces", "0.000001", "0.000002"),
   model("fake/burst", "Fake: 2000 quick pieces", "0.000001", "0.000002"),
+  // About 100 KB of mixed markdown in 2,000 pieces, 2 ms apart (long-markdown.ts); its window holds a
+  // 10,000-message chat, so the transcript benchmark can stream into one.
+  model("fake/long-markdown", "Fake: A long markdown answer", "0.000001", "0.000002", ["text"], ["text"], 50_000_000),
   model("openai/gpt-4o-mini", "OpenAI: GPT-4o-mini", "0.00000015", "0.0000006"),
   model("anthropic/claude-sonnet-4", "Anthropic: Claude Sonnet 4", "0.000003", "0.000015"),
   model("google/gemini-2.5-flash", "Google: Gemini 2.5 Flash (audio in)", "0.0000003", "0.0000025", [

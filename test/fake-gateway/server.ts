@@ -16,6 +16,7 @@ import { bareModel, writeError, type Dialect, type ErrorBodyShape } from "./dial
 import { needsExplicitMarks, PromptCache, type CacheOutcome } from "./prompt-cache";
 import { contentText, promptTokens, tokensOf, type WireMessage } from "./tokens";
 import { LONG_MODEL, longAgentScenario, TOOL_MODELS, toolScenario } from "./tool-script";
+import { LONG_MARKDOWN_MODEL, longMarkdownScenario } from "./long-markdown";
 
 export { toolScenario } from "./tool-script";
 
@@ -429,6 +430,7 @@ export class FakeGateway {
       return { kind: "reply", reasoning: ["Let me ", "think."], text: `You said: ${said}`, reasoningTokens: 3 };
     if (TOOL_MODELS.has(model.id)) return toolScenario(messages, tools);
     if (model.id === LONG_MODEL) return longAgentScenario(messages, tools);
+    if (model.id === LONG_MARKDOWN_MODEL) return longMarkdownScenario(said);
     if (model.id === "fake/short")
       return { kind: "reply", text: `You said: ${said}, and then I ran out of`, finishReason: "length" };
     return { kind: "reply", text: `You said: ${said}`, delayMs: 5 };
