@@ -110,7 +110,9 @@ describe("web UI: chat view fixes", function () {
     await scrollSettled(page, { atEnd: true });
     await chooseModel(page, "fake/burst");
     await say(page, "once more");
-    await page.locator(".message.assistant", { hasText: "t1999" }).nth(1).waitFor();
+    // The first answer may have left the DOM by now (the transcript keeps what is in view).
+    await page.locator(".message.user", { hasText: "once more" }).waitFor();
+    await page.locator(".message.assistant").last().filter({ hasText: "t1999" }).waitFor();
     await idle(page);
     at = await transcript(page);
     assert.ok(at.height - at.top - at.client <= 4, `at the end again (${JSON.stringify(at)})`);

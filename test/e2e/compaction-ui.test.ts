@@ -74,6 +74,25 @@ describe("web UI: compaction", function () {
   const meterOf = (page: Page) => page.getByRole("region", { name: "Context" });
   const meterFigure = (page: Page) => meterOf(page).locator(".figure").textContent();
   const cardsOf = (page: Page) => page.getByRole("group", { name: "Context compacted" });
+  /** The transcript's items in order ("C" for a compaction card, else the text), scrolled through top to bottom. */
+  const itemsInOrder = (page: Page) =>
+    page.locator("ol.messages").evaluate(async (list) => {
+      const items = new Map<string, string>();
+      list.scrollTop = 0;
+      for (let guard = 0; guard < 400; guard++) {
+        // Two frames: the window moves, then the items it brought are measured.
+        for (let f = 0; f < 2; f++) await new Promise((resolve) => requestAnimationFrame(resolve));
+        for (const li of Array.from(list.querySelectorAll(":scope > li[data-key]")))
+          if (!items.has(li.getAttribute("data-key")!))
+            items.set(
+              li.getAttribute("data-key")!,
+              li.classList.contains("compaction-item") ? "C" : (li.textContent ?? ""),
+            );
+        if (list.scrollTop + list.clientHeight >= list.scrollHeight - 2) break;
+        list.scrollTop += list.clientHeight * 0.8;
+      }
+      return [...items.values()];
+    });
   async function openMeter(page: Page): Promise<Locator> {
     const toggle = meterOf(page).getByRole("button", { name: /Context/ });
     await toggle.filter({ hasText: /tokens/ }).waitFor();
@@ -298,13 +317,12 @@ describe("web UI: compaction", function () {
       const stored = (await json("GET", `/api/chats/${chatId}`)) as { messages: { role: string }[] };
       const entries = stored.messages.filter((m) => m.role === "compaction").length;
       assert.ok(entries >= 1);
-      await cardsOf(page).first().getByRole("button", { name: "Undo compaction" }).waitFor();
-      assert.equal(await cardsOf(page).count(), entries);
+      await cardsOf(page).last().getByRole("button", { name: "Undo compaction" }).waitFor();
+      // The transcript keeps only what is in view in the DOM: read its items top to bottom by scrolling.
+      const order = await itemsInOrder(page);
+      assert.equal(order.filter((item) => item === "C").length, entries);
       await cardsOf(page).first().getByText("Context compacted automatically").waitFor();
       // Where the live turn showed them: before the answer of the step whose request waited for them.
-      const order = await page
-        .locator(".messages > li")
-        .evaluateAll((items) => items.map((li) => (li.classList.contains("compaction-item") ? "C" : li.textContent)));
       assert.ok(
         order.findLastIndex((item) => item === "C") < order.findIndex((item) => /Done: 40 steps/.test(item ?? "")),
         "no card after the turn's answer",

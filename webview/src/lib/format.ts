@@ -45,3 +45,10 @@ export function perMillion(price: number | undefined): string {
 export function priceLabel(pricing: TokenPricing | undefined): string {
   return pricing ? `${perMillion(pricing.prompt)} / ${perMillion(pricing.completion)} per 1M` : "";
 }
+
+/** A length of text in words a reader takes in at once: "820 characters", "48 KB", "4.8 MB". */
+export function formatBytes(chars: number): string {
+  if (chars < 1_000) return `${chars} characters`;
+  if (chars < 1_000_000) return `${Math.round(chars / 1_000)} KB`;
+  return `${(chars / 1_000_000).toFixed(1)} MB`;
+}

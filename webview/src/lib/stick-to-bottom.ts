@@ -6,7 +6,20 @@ import type { Attachment } from "svelte/attachments";
 const SLACK = 48;
 
 export class StickToBottom {
-  private following = true;
+  private followingNow = true;
+
+  /**
+   * While following, the browser's scroll anchoring is off: it would move the view to keep an item
+   * still as the items above it are measured (a virtualized list), away from the end. A reader who
+   * scrolled up gets it back, so older items loading above do not move what they read.
+   */
+  private get following(): boolean {
+    return this.followingNow;
+  }
+  private set following(value: boolean) {
+    this.followingNow = value;
+    if (this.element) this.element.style.overflowAnchor = value ? "none" : "";
+  }
   private element: HTMLElement | undefined;
   /** Where this code last put the scroll position: a smaller one since means the reader moved up. */
   private placedAt = 0;
@@ -19,6 +32,7 @@ export class StickToBottom {
 
   readonly attach: Attachment<HTMLElement> = (element) => {
     this.element = element;
+    this.following = this.followingNow;
     const atEnd = () => element.scrollHeight - element.scrollTop - element.clientHeight <= SLACK;
     const onScroll = () => {
       this.following = atEnd();
@@ -36,7 +50,14 @@ export class StickToBottom {
       if (this.following) this.toEnd();
     };
     const mutations = new MutationObserver(onGrow);
-    mutations.observe(element, { childList: true, subtree: true, characterData: true });
+    // `style` too: a virtualized list grows by its spacers' heights as items are measured.
+    mutations.observe(element, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ["style"],
+    });
     const sizes = new ResizeObserver(onGrow);
     sizes.observe(element);
     element.addEventListener("scroll", onScroll, { passive: true });

@@ -1,6 +1,7 @@
 // One open chat: its transcript from the server, the composer's draft, the turn being streamed (text
 // and tool cards), direct runs of agents, tools and actions, approvals and answers for its waiting
 // tool calls, stop and retry.
+import { MAX_PAGE, PAGE, withOlderKept } from "../message-pages";
 import { z } from "zod";
 import type { ChatWithMessages } from "$shared/api-routes";
 import type { AppEvent } from "$shared/app-events";
@@ -70,6 +71,8 @@ export class ChatSession {
   /** The streamed turn's text, tool cards, tasks and status line. */
   live = $state.raw<LiveTurn>(emptyTurn());
   streaming = $state(false);
+  /** An older page is being read. */
+  loadingOlder = $state(false);
   turnUsage = $state.raw<Usage | undefined>();
   error = $state.raw<TurnError | undefined>();
   /** The composer's text: it goes back there when a direct run is refused. */
@@ -98,11 +101,47 @@ export class ChatSession {
     this.apply(await this.read());
   }
 
+  /**
+   * The chat's last messages, a page at a time (issue 36: a 10,000-message chat is never read whole).
+   * A reload reads as many as are shown (up to a page of 500) and keeps the older ones already loaded.
+   */
   private async read(): Promise<{ chat: ChatWithMessages } | { error: string }> {
+    const shown = this.chat?.messages.length ?? 0;
+    const limit = Math.min(MAX_PAGE, Math.max(PAGE, shown));
     try {
-      return { chat: await this.api.call("GET /api/chats/:id", { params: { id: this.chatId } }) };
+      const page = await this.api.call("GET /api/chats/:id", {
+        params: { id: this.chatId },
+        query: { limit: String(limit) },
+      });
+      return { chat: withOlderKept(this.chat, page) };
     } catch (error) {
       return { error: (error as Error).message };
+    }
+  }
+
+  /** Whether the server holds older messages than those loaded. */
+  get hasOlder(): boolean {
+    return this.chat?.hasMore === true;
+  }
+
+  /** Loads the page before the first loaded message (the reader scrolled up to it). */
+  async loadOlder(): Promise<void> {
+    const chat = this.chat;
+    const first = chat?.messages[0];
+    if (!chat?.hasMore || !first || this.loadingOlder) return;
+    this.loadingOlder = true;
+    try {
+      const page = await this.api.call("GET /api/chats/:id", {
+        params: { id: this.chatId },
+        query: { limit: String(PAGE), before: first.id },
+      });
+      // Only if nothing replaced the chat meanwhile.
+      if (this.chat?.messages[0]?.id === first.id)
+        this.chat = { ...this.chat, messages: [...page.messages, ...this.chat.messages], hasMore: page.hasMore };
+    } catch (error) {
+      this.loadError = (error as Error).message;
+    } finally {
+      this.loadingOlder = false;
     }
   }
 
