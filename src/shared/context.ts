@@ -17,6 +17,8 @@ export const contextReportSchema = z.object({
   limit: z.number().int().positive(),
   layers: contextLayersSchema,
   source: z.enum(["estimate", "upstream"]),
+  /** Of the tool definitions, each MCP server's share (by server id, largest first; none without MCP tools). */
+  mcpServers: z.array(z.object({ server: z.string(), tokens: z.number().int().nonnegative() })).optional(),
   /**
    * GET /api/chats/:id/context only: what sending that request would cost (USD, its prompt alone, no
    * cache discount: an upper bound), from the model's prompt price; null when no price is known.

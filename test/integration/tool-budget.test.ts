@@ -65,6 +65,11 @@ describe("tool budget: tool_search", function () {
     const names = offered(0);
     assert.ok(names.includes("mcp__everything__echo"));
     assert.ok(!names.includes("tool_search"));
+    // The meter says what the server's definitions weigh.
+    const context = await (await f.s.api("GET", `/api/chats/${chat.id}/context`)).json();
+    assert.equal(context.mcpServers.length, 1);
+    assert.equal(context.mcpServers[0].server, "everything");
+    assert.ok(context.mcpServers[0].tokens > 100 && context.mcpServers[0].tokens < context.layers.tools);
   });
 
   it("refuses a budget out of range", async () => {

@@ -22,7 +22,19 @@ export function rowLayer(row: { role: string; meta?: { kind?: string } | null })
 /** A message of the request with the layer it counts under. */
 export type LayeredMessage = { message: UpstreamMessage; layer: ContextLayer };
 
-export type ContextMeasure = { used: number; layers: ContextLayers };
+export type McpShare = { server: string; tokens: number };
+export type ContextMeasure = { used: number; layers: ContextLayers; mcpServers: McpShare[] };
+
+/** The tool definitions of each MCP server (`mcp__<server>__<tool>`), largest first. */
+export function mcpShares(counter: TokenCounter, tools: readonly unknown[]): McpShare[] {
+  const shares = new Map<string, number>();
+  for (const tool of tools) {
+    const name = (tool as { function?: { name?: unknown } }).function?.name;
+    const server = typeof name === "string" ? /^mcp__(.+?)__/.exec(name)?.[1] : undefined;
+    if (server) shares.set(server, (shares.get(server) ?? 0) + counter.countTools([tool]));
+  }
+  return [...shares].map(([server, tokens]) => ({ server, tokens })).sort((a, b) => b.tokens - a.tokens);
+}
 
 export function emptyLayers(): ContextLayers {
   return { system: 0, instructions: 0, tools: 0, files: 0, history: 0, toolOutputs: 0, summary: 0 };
@@ -37,7 +49,7 @@ export function measureContext(
   const layers = emptyLayers();
   for (const { message, layer } of messages) layers[layer] += counter.countMessage(message);
   if (tools.length > 0) layers.tools = counter.countTools(tools);
-  return { used: sumLayers(layers), layers };
+  return { used: sumLayers(layers), layers, mcpServers: mcpShares(counter, tools) };
 }
 
 export function sumLayers(layers: ContextLayers): number {

@@ -50,9 +50,24 @@ export class ContextMeter {
       tools,
     );
     this.lastEstimate = measured.used;
-    if (!this.calibrated) return { ...measured, limit: this.limit, source: "estimate" };
+    const servers = measured.mcpServers.length > 0;
+    if (!this.calibrated)
+      return {
+        used: measured.used,
+        layers: measured.layers,
+        limit: this.limit,
+        source: "estimate",
+        ...(servers ? { mcpServers: measured.mcpServers } : {}),
+      };
     const used = Math.round(measured.used * this.calibration);
-    return { used, limit: this.limit, layers: scaleLayers(measured.layers, used), source: "upstream" };
+    const scale = (tokens: number) => Math.round(tokens * this.calibration);
+    return {
+      used,
+      limit: this.limit,
+      layers: scaleLayers(measured.layers, used),
+      source: "upstream",
+      ...(servers ? { mcpServers: measured.mcpServers.map((s) => ({ ...s, tokens: scale(s.tokens) })) } : {}),
+    };
   }
 
   /** After a compaction rebuilt the request: the layer of each of its messages. */
