@@ -19,7 +19,7 @@ import { readEvents } from "../test/helpers/sse";
 import { startStack, type Stack } from "../test/helpers/stack";
 import { median, percentile, report, round } from "./stats";
 import { TRANSCRIPT_PROBE, type DomCounts, type Painted, type ScrollRun, type StreamArrival } from "./transcript-probe";
-import { addChats, fillChat, lastMessageMark } from "./transcript-store";
+import { addChats, fillChat, lastMessageMark } from "../test/helpers/transcript-store";
 
 const MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 10_000);
 const LIST_CHATS = 10_000;

@@ -124,8 +124,17 @@ export class ChatSession {
     return this.chat?.hasMore === true;
   }
 
+  /** Reads every older page (find in chat was asked to search them), MAX_PAGE messages a request. */
+  async loadAllOlder(): Promise<void> {
+    while (this.chat?.hasMore && !this.loadError) {
+      const before = this.chat.messages.length;
+      await this.loadOlder(MAX_PAGE);
+      if (this.chat.messages.length === before) return;
+    }
+  }
+
   /** Loads the page before the first loaded message (the reader scrolled up to it). */
-  async loadOlder(): Promise<void> {
+  async loadOlder(limit = PAGE): Promise<void> {
     const chat = this.chat;
     const first = chat?.messages[0];
     if (!chat?.hasMore || !first || this.loadingOlder) return;
@@ -133,7 +142,7 @@ export class ChatSession {
     try {
       const page = await this.api.call("GET /api/chats/:id", {
         params: { id: this.chatId },
-        query: { limit: String(PAGE), before: first.id },
+        query: { limit: String(limit), before: first.id },
       });
       // Only if nothing replaced the chat meanwhile.
       if (this.chat?.messages[0]?.id === first.id)

@@ -1,10 +1,10 @@
-// Big chats for the transcript bench, written straight into a running server's SQLite store (one
+// Big chats for the transcript bench and its e2e test, written straight into a running server's SQLite store (one
 // transaction each, beside the server's own connection: the store is in WAL mode): a chat's messages
 // (mixed markdown, and tool cards: an assistant step with `meta.toolCalls` and its `tool` results),
 // and thousands of chats in a project. The chats themselves are created through the API first.
 import { randomBytes } from "node:crypto";
-import { openSqlite } from "../src/platform/sqlite-binding";
-import { markdownBlock } from "../test/fake-gateway/long-markdown";
+import { openSqlite } from "../../src/platform/sqlite-binding";
+import { markdownBlock } from "../fake-gateway/long-markdown";
 
 const id = (prefix: string) => `${prefix}_${randomBytes(9).toString("base64url")}`;
 
