@@ -1,6 +1,5 @@
 // Chats: create, read with transcript and usage totals, change, delete. The rules of a chat's prompt
 // live here, so the HTTP route and the VS Code commands hit the same ones.
-import { addToTotals, emptyTotals } from "./usage";
 import { invalid, notFound } from "../platform/app-error";
 import { plainTitle } from "./chat-title";
 import type { Chat, CreateChatBody, Message, PageQuery, PatchChatBody } from "../shared/chats";
@@ -81,7 +80,7 @@ export class ChatService {
     page: PageQuery = {},
   ): Chat & { messages: Message[]; usage: UsageTotals; hasMore?: boolean } {
     const chat = this.get(id);
-    const usage = this.messages.usages(id).reduce(addToTotals, emptyTotals());
+    const usage = this.messages.usageTotals(id);
     if (page.limit === undefined && page.before === undefined)
       return { ...chat, messages: this.messages.listByChat(id), usage };
     // `before` alone: everything before that message.

@@ -1,7 +1,7 @@
 // Table messages: the transcript of each chat in order, with usage on assistant messages.
 import { randomBytes } from "node:crypto";
 import type { Message, MessageStatus } from "../shared/chats";
-import type { Usage } from "../shared/usage";
+import type { Usage, UsageTotals } from "../shared/usage";
 import type { Db } from "../platform/db";
 import { statement } from "../platform/statements";
 import { nowIso } from "../platform/clock";
@@ -99,13 +99,25 @@ export class MessagesRepo {
     return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
   }
 
-  /** The usage of each message that has one (a chat's totals), without reading the messages' text. */
-  usages(chatId: string): Usage[] {
-    return (
-      statement(this.db, "SELECT usage_json FROM messages WHERE chat_id = ? AND usage_json IS NOT NULL").all(
-        chatId,
-      ) as { usage_json: string }[]
-    ).map((row) => JSON.parse(row.usage_json) as Usage);
+  /**
+   * The chat's usage totals, summed by SQLite over the usage column (the messages' text is never
+   * read): a page of a 10,000-message chat comes with them at the cost of one index scan. The cost
+   * is unknown (null) as soon as one turn's is, as `addToTotals` has it.
+   */
+  usageTotals(chatId: string): UsageTotals {
+    const row = statement(
+      this.db,
+      `SELECT count(*) AS turns,
+         coalesce(sum(json_extract(usage_json, '$.promptTokens')), 0) AS promptTokens,
+         coalesce(sum(json_extract(usage_json, '$.completionTokens')), 0) AS completionTokens,
+         coalesce(sum(json_extract(usage_json, '$.totalTokens')), 0) AS totalTokens,
+         coalesce(sum(json_extract(usage_json, '$.cachedTokens')), 0) AS cachedTokens,
+         coalesce(sum(json_extract(usage_json, '$.reasoningTokens')), 0) AS reasoningTokens,
+         coalesce(sum(json_extract(usage_json, '$.cost')), 0) AS cost,
+         count(*) - count(json_extract(usage_json, '$.cost')) AS unknownCostTurns
+       FROM messages WHERE chat_id = ? AND usage_json IS NOT NULL`,
+    ).get(chatId) as UsageTotals;
+    return { ...row, cost: row.unknownCostTurns > 0 ? null : row.cost };
   }
 
   update(id: string, changes: MessageChanges): void {

@@ -19,19 +19,21 @@ describe("paged reads", function () {
     return res.json();
   };
 
+  const usageOf = () => ({
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    cost: 0.001 as number | null,
+    costSource: "gateway" as "gateway" | "estimate",
+  });
+
   /** A chat of `count` stored messages (user and assistant by turns, every answer with usage). */
   async function chatOf(count: number): Promise<string> {
     const chat = await (await s.api("POST", `/api/projects/${projectId}/chats`, {})).json();
-    const usage = {
-      promptTokens: 10,
-      completionTokens: 5,
-      totalTokens: 15,
-      cachedTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-      cost: 0.001,
-      costSource: "gateway" as const,
-    };
+    const usage = usageOf();
     s.runtime.db.transaction(() => {
       for (let i = 0; i < count; i++)
         s.runtime.messages.append(chat.id, {
@@ -57,6 +59,20 @@ describe("paged reads", function () {
     assert.equal(last.hasMore, true);
     assert.deepEqual(last.usage, whole.usage, "totals are the chat's, not the page's");
     assert.equal(last.usage.turns, 500);
+    assert.equal(last.usage.promptTokens, 5_000);
+    assert.ok(Math.abs(last.usage.cost - 0.5) < 1e-9);
+    assert.equal(last.usage.unknownCostTurns, 0);
+    // One turn of unknown cost makes the chat's cost unknown, and is counted.
+    s.runtime.messages.append(id, {
+      role: "assistant",
+      content: "priceless",
+      status: "complete",
+      usage: { ...usageOf(), cost: null, costSource: "estimate" },
+    });
+    const unknown = await get(`/api/chats/${id}?limit=1`);
+    assert.equal(unknown.usage.cost, null);
+    assert.equal(unknown.usage.unknownCostTurns, 1);
+    assert.equal(unknown.usage.turns, 501);
 
     const older = await get(`/api/chats/${id}?limit=50&before=${last.messages[0].id}`);
     assert.equal(older.messages[49].content, "message 949");
