@@ -17,7 +17,12 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** Texts shorter than this are counted afresh each time: a lookup would cost about as much. */
 const MEMO_MIN_CHARS = 64;
-const MEMO_MAX_ENTRIES = 4_096;
+/**
+ * Texts remembered, and their characters at most: a 10,000-message chat (about 6 MB of text) is
+ * counted once, not again on every request because its older messages fell out of a small memo.
+ */
+const MEMO_MAX_ENTRIES = 50_000;
+const MEMO_MAX_CHARS = 32 * 1024 * 1024;
 
 /** What each tool definition costs besides its name, description and schema (its JSON framing). */
 export const TOOL_OVERHEAD_TOKENS = 10;
@@ -25,6 +30,7 @@ export const TOOL_OVERHEAD_TOKENS = 10;
 export class TokenCounter {
   /** Most recently used last, so the oldest entries go first. */
   private readonly memo = new Map<string, number>();
+  private memoChars = 0;
   /** Tool schemas by identity: a server's schema object lives as long as its tool list. */
   private readonly schemas = new WeakMap<object, number>();
   /**
@@ -57,7 +63,12 @@ export class TokenCounter {
     }
     const counted = this.encode(text);
     this.memo.set(text, counted);
-    if (this.memo.size > MEMO_MAX_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
+    this.memoChars += text.length;
+    while (this.memo.size > MEMO_MAX_ENTRIES || this.memoChars > MEMO_MAX_CHARS) {
+      const oldest = this.memo.keys().next().value!;
+      this.memo.delete(oldest);
+      this.memoChars -= oldest.length;
+    }
     return counted;
   }
 

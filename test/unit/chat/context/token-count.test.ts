@@ -29,13 +29,29 @@ describe("token counting", () => {
   it("forgets the least recently used texts first", () => {
     let encodes = 0;
     const counting = new TokenCounter((text) => (encodes++, text.length));
-    const texts = Array.from({ length: 5_000 }, (_, i) => `${i}`.padEnd(100, "."));
+    // More than the memo keeps (50,000 texts): the first ones are forgotten.
+    const texts = Array.from({ length: 50_001 }, (_, i) => `${i}`.padEnd(100, "."));
     for (const text of texts) counting.count(text);
     encodes = 0;
-    counting.count(texts[4_999]!);
+    counting.count(texts[50_000]!);
     assert.equal(encodes, 0, "a recent text is remembered");
     counting.count(texts[0]!);
     assert.equal(encodes, 1, "the oldest is forgotten");
+  });
+
+  it("keeps a 10,000-message chat's texts, and forgets by characters past its budget", () => {
+    let encodes = 0;
+    const counting = new TokenCounter((text) => (encodes++, text.length));
+    const chat = Array.from({ length: 10_000 }, (_, i) => `${i} `.padEnd(600, "word "));
+    for (const text of chat) counting.count(text);
+    encodes = 0;
+    for (const text of chat) counting.count(text);
+    assert.equal(encodes, 0, "counted once");
+    const huge = Array.from({ length: 40 }, (_, i) => `${i}`.padEnd(1_000_000, "y"));
+    for (const text of huge) counting.count(text);
+    encodes = 0;
+    counting.count(huge[0]!);
+    assert.equal(encodes, 1, "32 MB of text at most: the first megabyte texts went");
   });
 
   it("counts each tool schema once for as long as it lives", () => {
