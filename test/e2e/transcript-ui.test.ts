@@ -183,6 +183,32 @@ describe("web UI: a long transcript", function () {
     }
   });
 
+  it("highlights a finished code block that names its language, legible in light and dark (axe)", async () => {
+    const chatId = await newChat("fake/echo");
+    for (const scheme of ["light", "dark"] as const) {
+      const { page, close } = await openChat(chatId, 320, scheme);
+      try {
+        if (scheme === "light") {
+          await page
+            .getByLabel("Message")
+            .fill(
+              "Some code:\n\n```ts\nconst answer: number = 42; // the answer\nfunction greet(name: string) {\n  return `hi ${name}`;\n}\n```",
+            );
+          await page.getByLabel("Message").press("Enter");
+        }
+        const code = page.locator('.message.assistant code[data-highlight="ts"]').last();
+        await code.waitFor();
+        assert.ok((await code.locator(".hljs-keyword").count()) >= 2, "keywords are marked");
+        assert.ok((await code.locator(".hljs-comment").count()) >= 1);
+        assert.match((await code.textContent()) ?? "", /const answer: number = 42;/, "the code reads the same");
+        assert.deepEqual(await seriousViolations(page), [], `highlighted code, ${scheme}`);
+        await screenshot(page, `transcript-code-320-${scheme}`);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it("shows a 5 MB answer's start and Show all, and stays responsive", async () => {
     const chatId = await newChat("fake/echo");
     fillChat(store, chatId, 2, "fake/echo", "HUGE");
