@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { FIRST_ESTIMATE_PX, HeightCache, offsetOf, visibleRange } from "../../../webview/src/lib/virtual-window";
+import {
+  FIRST_ESTIMATE_PX,
+  HeightCache,
+  offsetOf,
+  visibleRange,
+  withIndex,
+} from "../../../webview/src/lib/virtual-window";
 
 const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
 
@@ -62,5 +68,18 @@ describe("virtual window", () => {
         },
       ),
     );
+  });
+
+  it("keeps the focused item in the window when it is near, and lets a far one go", () => {
+    const heights = new HeightCache();
+    const all = keys(1_000);
+    for (const key of all) heights.set(key, 100);
+    const range = visibleRange(all, heights, 50_000, 800, 0);
+    const near = withIndex(range, range.start - 3, all, heights);
+    assert.equal(near.start, range.start - 3);
+    assert.equal(near.before, (range.start - 3) * 100);
+    assert.equal(near.before + (near.end - near.start) * 100 + near.after, near.total);
+    assert.deepEqual(withIndex(range, 5, all, heights), range, "too far: the window does not stretch to it");
+    assert.deepEqual(withIndex(range, range.start + 1, all, heights), range);
   });
 });

@@ -97,3 +97,25 @@ export function offsetOf(keys: readonly string[], heights: HeightCache, index: n
   for (let i = 0; i < index && i < keys.length; i++) offset += heights.height(keys[i]!) + gap;
   return offset;
 }
+
+/**
+ * The range widened to hold `index` too (the item that has the focus, so the window never takes it
+ * out of the DOM and drops the focus), when it is at most `reach` items away; else as it was.
+ */
+export function withIndex(
+  range: VisibleRange,
+  index: number,
+  keys: readonly string[],
+  heights: HeightCache,
+  gap = 0,
+  reach = 50,
+): VisibleRange {
+  if (index < 0 || index >= keys.length || (index >= range.start && index < range.end)) return range;
+  if (index < range.start - reach || index >= range.end + reach) return range;
+  const start = Math.min(range.start, index);
+  const end = Math.max(range.end, index + 1);
+  const before = offsetOf(keys, heights, start, gap);
+  let rendered = 0;
+  for (let i = start; i < end; i++) rendered += heights.height(keys[i]!) + gap;
+  return { start, end, before, after: Math.max(0, range.total - before - rendered), total: range.total };
+}
