@@ -122,6 +122,25 @@ describe("compaction", function () {
     assert.equal((await big.json()).error.code, "payload_too_large");
     assert.equal((await f.s.api("PATCH", path, { summary: "  " })).status, 400);
     assert.equal((await f.s.api("PATCH", path, { summary: "ok", extra: 1 })).status, 400);
+    // Hostile bodies: wrong types, prototype keys, deep nesting; 4xx in the contract's shape, never 500.
+    for (const body of [
+      { summary: 42 },
+      { summary: { toString: "x" } },
+      JSON.parse('{"__proto__": {"summary": "x"}}'),
+      { summary: ["a"] },
+      `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+    ]) {
+      const res = await fetch(`${f.s.url}${path}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${f.s.token}`, "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      assert.ok(
+        res.status >= 400 && res.status < 500,
+        `${res.status} for ${String(JSON.stringify(body)).slice(0, 40)}`,
+      );
+      assert.ok((await res.json()).error.code);
+    }
     assert.equal((await f.s.api("PATCH", `/api/chats/${chat.id}/compactions/m_nope`, { summary: "x" })).status, 404);
     assert.equal((await f.s.api("DELETE", `/api/chats/${chat.id}/compactions/m_nope`)).status, 404);
     // Another chat's entry is not reachable through this one.
