@@ -28,6 +28,8 @@ export function webviewHtml(page: WebviewPage, asUri: (relPath: string) => strin
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
+    // The highlighter of large code blocks runs in a worker made from a Blob URL by the UI's own code.
+    "worker-src blob:",
     `style-src ${page.cspSource} 'unsafe-inline'`,
     `img-src ${page.cspSource} data:`,
     `font-src ${page.cspSource}`,

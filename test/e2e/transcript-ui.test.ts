@@ -221,6 +221,29 @@ describe("web UI: a long transcript", function () {
     }
   });
 
+  it("highlights a large code block in a worker, off the main thread", async () => {
+    const chatId = await newChat("fake/echo");
+    fillChat(store, chatId, 2, "fake/echo", "CODE");
+    const lines = Array.from({ length: 1_500 }, (_, i) => `const value${i}: number = ${i}; // line ${i}`);
+    const answer = `A big file:\n\n\`\`\`ts\n${lines.join("\n")}\n\`\`\``;
+    assert.ok(answer.length > 40_000);
+    const db = openSqlite(store);
+    try {
+      db.prepare("UPDATE messages SET content = ? WHERE chat_id = ? AND role = 'assistant'").run(answer, chatId);
+    } finally {
+      db.close();
+    }
+    const { page, close } = await openChat(chatId, 900);
+    try {
+      const code = page.locator('.message.assistant code[data-highlight="ts"]');
+      await code.waitFor({ timeout: 60_000 });
+      assert.ok((await code.locator(".hljs-keyword").count()) >= 1_500);
+      assert.match((await code.textContent()) ?? "", /const value1499: number = 1499;/);
+    } finally {
+      await close();
+    }
+  });
+
   it("shows a 5 MB answer's start and Show all, and stays responsive", async () => {
     const chatId = await newChat("fake/echo");
     fillChat(store, chatId, 2, "fake/echo", "HUGE");

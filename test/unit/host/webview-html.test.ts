@@ -17,6 +17,7 @@ describe("webview html", () => {
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /connect-src http:\/\/127\.0\.0\.1:4317(;|$)/);
     assert.ok(!csp.includes("unsafe-eval"));
+    assert.match(csp, /worker-src blob:(;|$)/, "workers only from the UI's own Blob URLs");
     for (const tag of html.match(/<script[^>]*>/g)!) assert.ok(tag.includes(`nonce="${nonce}"`), tag);
     assert.notEqual(nonce, /script-src 'nonce-([^']+)'/.exec(webviewHtml(page(), asUri))![1], "a fresh nonce per load");
   });
