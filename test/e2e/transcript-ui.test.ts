@@ -244,6 +244,26 @@ describe("web UI: a long transcript", function () {
     }
   });
 
+  it("follows a turn whose message and answer are each many screens tall to its end", async () => {
+    const chatId = await newChat("fake/echo");
+    const { page, close } = await openChat(chatId, 900);
+    try {
+      const lines = Array.from({ length: 800 }, (_, i) => `const value${i}: number = ${i};`);
+      await page.getByLabel("Message").fill(`Big:\n\n\`\`\`ts\n${lines.join("\n")}\n\`\`\``);
+      await page.getByLabel("Message").press("Enter");
+      await page.locator(".composer vscode-button", { hasText: "Send" }).waitFor({ timeout: 120_000 });
+      // The stored answer replaced the live one: the view is at its end, its code highlighted.
+      const code = page.locator('.message.assistant code[data-highlight="ts"]');
+      await code.waitFor();
+      await page.waitForFunction(() => {
+        const list = document.querySelector("ol.messages")!;
+        return list.scrollHeight - list.scrollTop - list.clientHeight <= 48;
+      });
+    } finally {
+      await close();
+    }
+  });
+
   it("shows a 5 MB answer's start and Show all, and stays responsive", async () => {
     const chatId = await newChat("fake/echo");
     fillChat(store, chatId, 2, "fake/echo", "HUGE");

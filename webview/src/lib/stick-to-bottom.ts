@@ -21,8 +21,6 @@ export class StickToBottom {
     if (this.element) this.element.style.overflowAnchor = value ? "none" : "";
   }
   private element: HTMLElement | undefined;
-  /** Where this code last put the scroll position: a smaller one since means the reader moved up. */
-  private placedAt = 0;
 
   /** Follows again and goes to the end now (a message was sent). */
   follow(): void {
@@ -30,13 +28,24 @@ export class StickToBottom {
     this.toEnd();
   }
 
+  /** Stops following: the view was moved to something on purpose (find in chat, the arrow keys). */
+  letGo(): void {
+    this.following = false;
+  }
+
   readonly attach: Attachment<HTMLElement> = (element) => {
     this.element = element;
     this.following = this.followingNow;
     const atEnd = () => element.scrollHeight - element.scrollTop - element.clientHeight <= SLACK;
+    // A scroll away from the end lets go, unless the list shrank under it: the browser moves the
+    // view itself when content is swapped (a finished turn replacing its live view, a window of
+    // items measured anew), and that is not the reader leaving. Reaching the end follows again.
+    let height = element.scrollHeight;
     const onScroll = () => {
-      this.following = atEnd();
-      if (this.following) this.placedAt = element.scrollTop;
+      const shrank = element.scrollHeight < height;
+      height = element.scrollHeight;
+      if (atEnd()) this.following = true;
+      else if (!shrank) this.following = false;
     };
     // Wheel and keys upwards let go at once, before a burst of output can pull the view back down.
     const onWheel = (event: WheelEvent) => {
@@ -46,7 +55,6 @@ export class StickToBottom {
       if (["ArrowUp", "PageUp", "Home"].includes(event.key)) this.following = false;
     };
     const onGrow = () => {
-      if (element.scrollTop < this.placedAt - 1) this.following = atEnd();
       if (this.following) this.toEnd();
     };
     const mutations = new MutationObserver(onGrow);
@@ -78,6 +86,5 @@ export class StickToBottom {
     const element = this.element;
     if (!element) return;
     element.scrollTop = element.scrollHeight;
-    this.placedAt = element.scrollTop;
   }
 }
