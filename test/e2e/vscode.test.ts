@@ -105,6 +105,18 @@ describe("Parley in a real VS Code (code-server)", function () {
     );
   });
 
+  it("highlights a large code block in the panel through its worker (the webview's CSP admits it)", async () => {
+    await panel.getByRole("link", { name: "Back to chats" }).click();
+    await panel.getByRole("button", { name: "New chat" }).click();
+    await chooseModel(panel, "fake/echo");
+    const lines = Array.from({ length: 800 }, (_, i) => `const value${i}: number = ${i};`);
+    await panel.getByLabel("Message").fill(`Big:\n\n\`\`\`ts\n${lines.join("\n")}\n\`\`\``);
+    await panel.getByLabel("Message").press("Enter");
+    const code = panel.locator('.message.assistant code[data-highlight="ts"]').last();
+    await code.waitFor({ timeout: 90_000 });
+    assert.ok((await code.locator(".hljs-keyword").count()) >= 800);
+  });
+
   it("runs New Chat from the command palette and the panel opens it", async () => {
     await runCommand(page, "Parley: New Chat");
     await panel.locator(".chat-view h2", { hasText: "New chat" }).waitFor();
