@@ -4,28 +4,16 @@ import assert from "node:assert/strict";
 import type { Chat, Message } from "../../../src/shared/chats";
 import { filterChats } from "../../../webview/src/lib/chat-filter";
 import { failureWays, lastFailure, withoutRetried } from "../../../webview/src/lib/failed-turns";
+import { messageFactory } from "../../helpers/stored-messages";
 
-let seq = 0;
-function message(
+const stored = messageFactory();
+/** A stored message; this file's tests name the status before the meta. */
+const message = (
   role: Message["role"],
   content: string,
   status: Message["status"] = "complete",
   meta: Message["meta"] = null,
-): Message {
-  seq++;
-  return {
-    id: `m${seq}`,
-    chatId: "c",
-    seq,
-    role,
-    content,
-    status,
-    modelId: null,
-    usage: null,
-    meta,
-    createdAt: "2025-01-01T00:00:00Z",
-  };
-}
+): Message => stored(role, content, meta, status);
 const failedAnswer = () =>
   message("assistant", "", "error", { error: { message: "cannot reach the gateway", retryable: true } });
 
