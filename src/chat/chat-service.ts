@@ -24,6 +24,12 @@ export type PromptLookup = {
   find(snapshot: ProjectSnapshot, id: string): ChatPrompt | undefined;
 };
 
+/** A fork's title: the original's, marked, within the 200 characters a title may have. */
+function forkTitle(title: string): string {
+  const suffix = " (fork)";
+  return `${title.slice(0, 200 - suffix.length)}${suffix}`;
+}
+
 export class ChatService {
   constructor(
     private readonly chats: ChatsRepo,
@@ -82,24 +88,56 @@ export class ChatService {
     const chat = this.get(id);
     const usage = this.messages.usageTotals(id);
     if (page.limit === undefined && page.before === undefined)
-      return { ...chat, messages: this.messages.listByChat(id), usage };
+      return { ...chat, messages: this.messages.withSiblings(id, this.messages.listByChat(id)), usage };
     // `before` alone: everything before that message.
     const found = this.messages.page(id, page.limit ?? ALL_BEFORE, page.before);
     if (!found) throw notFound(`no message ${page.before} in this chat`);
-    return { ...chat, ...found, usage };
+    return { ...chat, messages: this.messages.withSiblings(id, found.messages), hasMore: found.hasMore, usage };
   }
 
+  /** Changes chat fields; a `leafId` switches the branch shown (the caller refuses it during a turn). */
   async update(id: string, body: PatchChatBody, project: ProjectRow): Promise<Chat> {
     this.get(id);
     if (typeof body.promptId === "string") await this.requirePrompt(project, body.promptId);
-    const chat = this.chats.update(id, body)!;
+    const { leafId, ...fields } = body;
+    if (leafId !== undefined) {
+      if (!this.messages.inChat(id, leafId)) throw notFound(`no message ${leafId} in this chat`);
+      this.messages.setLeaf(id, this.messages.latestLeafUnder(id, leafId));
+    }
+    const chat = this.chats.update(id, fields) ?? this.get(id);
     this.changed(chat);
     return chat;
+  }
+
+  /**
+   * "Fork from here" (contract 7.4): a new chat with the same settings holding the current path up to
+   * and including `messageId` (404 for a message of another chat).
+   */
+  fork(id: string, messageId: string): Chat {
+    const source = this.get(id);
+    if (!this.messages.inChat(id, messageId)) throw notFound(`no message ${messageId} in this chat`);
+    const { id: _id, projectId, leafId: _leaf, createdAt: _created, updatedAt: _updated, ...fields } = source;
+    const chat = this.chats.create({ ...fields, projectId, title: forkTitle(source.title) });
+    try {
+      this.messages.copyPath(chat.id, this.messages.pathTo(messageId));
+    } catch (error) {
+      this.chats.delete(chat.id);
+      throw error;
+    }
+    const forked = this.get(chat.id);
+    this.changed(forked);
+    return forked;
   }
 
   delete(id: string): void {
     const chat = this.get(id);
     this.chats.delete(id);
+    this.changed(chat);
+  }
+
+  /** A turn's file changes were reverted: its cards say so from now on, in every UI. */
+  turnReverted(chat: Chat, turnId: string): void {
+    this.messages.markTurnReverted(chat.id, turnId);
     this.changed(chat);
   }
 

@@ -8,7 +8,7 @@ import type { Subagents } from "./subagents";
 import { realpathSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { ResolvedSettings } from "../shared/settings";
-import { conflict, invalid } from "../platform/app-error";
+import { conflict, invalid, notFound } from "../platform/app-error";
 import { messageStatusFor } from "./finish-reason";
 import type { Chat, Message, StreamBody } from "../shared/chats";
 import type { StreamEvent } from "../shared/stream-events";
@@ -95,6 +95,12 @@ export type PreparedTurn = {
   takesTools: boolean;
   /** The context layer of each message of the first request (filled by `start`). */
   layers: ContextLayer[];
+  /**
+   * Where the turn's rows go (contract 7.4): under the chat's leaf (undefined), or under this message,
+   * or as a new first message (null), for an edit or a regenerate. A regenerate stores no user rows.
+   */
+  branchFrom?: string | null;
+  regenerate: boolean;
 };
 
 const busyChat = () => conflict("this chat is already answering; cancel it or wait");
@@ -110,6 +116,7 @@ function firstRequest(context: TurnContext, rows: readonly RequestRow[]) {
 
 /** The rows a turn stores for the user: each referenced file, then the message that referenced them. */
 function userTurnRows(prepared: PreparedTurn): NewMessage[] {
+  if (prepared.regenerate) return [];
   const { files } = prepared;
   const projectFiles = files.filter((f) => !f.resource);
   return [
@@ -159,6 +166,7 @@ export class ChatTurns {
         () => this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
       ),
     ]);
+    const branch = this.branchOf(chat, body);
     // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
     return {
       chat,
@@ -169,10 +177,44 @@ export class ChatTurns {
       resolved,
       files: [...files, ...resources],
       context,
-      content: body.content,
+      content: branch.content,
       takesTools: this.deps.tools.modelTakesTools(snapshot, resolved),
       layers: [],
+      branchFrom: branch.from,
+      regenerate: body.regenerate !== undefined,
     };
+  }
+
+  /**
+   * Where an edit or a regenerate branches off (404 for a message of another chat): a regenerate
+   * answers the user message its answer came from again; an edit goes beside the edited message's
+   * turn, before the files it referenced (the new message brings its own).
+   */
+  private branchOf(chat: Chat, body: StreamBody): { from?: string | null; content: string } {
+    const messages = this.deps.messages;
+    const find = (id: string) => {
+      const message = messages.inChat(chat.id, id);
+      if (!message) throw notFound(`no message ${id} in this chat`);
+      return message;
+    };
+    const isTurnText = (m: Message) => m.role === "user" && !m.meta?.kind;
+    if (body.regenerate !== undefined) {
+      const answer = find(body.regenerate);
+      if (answer.role !== "assistant") throw invalid("regenerate names an answer (an assistant message)");
+      const asked = messages.pathTo(answer.id).findLast(isTurnText);
+      if (!asked) throw invalid("that answer has no user message before it to answer again");
+      return { from: asked.id, content: asked.content };
+    }
+    const content = body.content ?? "";
+    if (body.parentId === undefined) return { content };
+    if (body.parentId === null) return { from: null, content };
+    const parent = find(body.parentId);
+    if (!isTurnText(parent)) return { from: parent.id, content };
+    // The edited message itself: its turn starts at the first of the file rows right before it.
+    const path = messages.pathTo(parent.id);
+    let first = path.length - 1;
+    while (first > 0 && path[first - 1]!.role === "user" && path[first - 1]!.meta?.kind) first--;
+    return { from: path[first]!.parentId, content };
   }
 
   /** The request the chat would send now (no new message): its messages, tools and window. */
@@ -272,10 +314,11 @@ export class ChatTurns {
     const userRows = userTurnRows(prepared);
     // The upstream transcript: what is stored, then this turn's rows (not stored yet). Read before
     // the turn is registered: a failure here must not leave the chat "already answering".
-    const { messages, layers } = firstRequest(prepared.context, [
-      ...this.deps.messages.listByChat(chat.id),
-      ...userRows,
-    ]);
+    const before =
+      prepared.branchFrom === undefined
+        ? this.deps.messages.listByChat(chat.id)
+        : this.deps.messages.pathTo(prepared.branchFrom);
+    const { messages, layers } = firstRequest(prepared.context, [...before, ...userRows]);
     prepared.layers = layers;
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
     let stored = false;
@@ -334,6 +377,7 @@ export class ChatTurns {
   /** This turn's referenced files, the user message, and the empty assistant message to stream into. */
   private storeUserTurn(prepared: PreparedTurn, userRows: NewMessage[], assistantId: string): void {
     const { chat, resolved } = prepared;
+    if (prepared.branchFrom !== undefined) this.deps.messages.setLeaf(chat.id, prepared.branchFrom);
     for (const row of userRows) this.deps.messages.append(chat.id, row);
     const title = this.deps.chatService.titleFor(chat, prepared.content);
     this.deps.chats.update(chat.id, { modelId: resolved.modelId, ...(title ? { title } : {}) });

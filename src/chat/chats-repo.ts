@@ -16,6 +16,7 @@ type ChatRow = {
   tools_json: string | null;
   agent_files: number | null;
   skills: number | null;
+  leaf_id: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -35,16 +36,18 @@ function toChat(row: ChatRow): Chat {
     tools: row.tools_json === null ? null : (JSON.parse(row.tools_json) as string[]),
     agentFiles: toBool(row.agent_files),
     skills: toBool(row.skills),
+    leafId: row.leaf_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export type NewChat = Partial<Omit<Chat, "id" | "projectId" | "createdAt" | "updatedAt">> & {
+export type NewChat = Partial<Omit<Chat, "id" | "projectId" | "leafId" | "createdAt" | "updatedAt">> & {
   projectId: string;
   title: string;
 };
-export type ChatChanges = Partial<Omit<Chat, "id" | "projectId" | "createdAt" | "updatedAt">>;
+/** The leaf moves with the messages (MessagesRepo), never as a plain field. */
+export type ChatChanges = Partial<Omit<Chat, "id" | "projectId" | "leafId" | "createdAt" | "updatedAt">>;
 
 const COLUMN_OF: Record<keyof ChatChanges, string> = {
   title: "title",

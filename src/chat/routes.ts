@@ -7,6 +7,7 @@ import type { RequestsRepo } from "./requests-repo";
 import type { ProjectRegistry } from "../projects/project-registry";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import { created, route, streamRoute } from "../platform/http/define-route";
+import { conflict } from "../platform/app-error";
 import { openSse, type SseChannel, type SseRegistry } from "../platform/http/sse";
 
 export type ChatRoutesDeps = {
@@ -48,8 +49,14 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
 
   route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);
+    if (body.leafId !== undefined && deps.activeTurns.isActive(chat.id))
+      throw conflict("this chat is answering; switch versions when it is done");
     return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId));
   });
+
+  route(router, "POST /api/chats/:id/fork", ({ params, body }) =>
+    created(deps.chatService.fork(params.id, body.messageId)),
+  );
 
   route(router, "DELETE /api/chats/:id", ({ params }) => {
     deps.activeTurns.cancel(params.id);

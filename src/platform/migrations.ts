@@ -146,4 +146,33 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX upstream_requests_by_chat ON upstream_requests(chat_id, id);
   `,
+  /*
+   * 8: conversations (contract 7.4). Messages form a tree: each row names its parent (the row before it
+   * on its branch), and a chat shows the path ending at its leaf. Existing chats become one straight
+   * branch. Full-text search over message text and tool output is an external-content FTS5 index kept
+   * by triggers; it is keyed by the messages' implicit rowid, so a VACUUM (which may renumber rowids of
+   * a table without an INTEGER PRIMARY KEY) must be followed by the index's 'rebuild'.
+   */ `
+  ALTER TABLE messages ADD COLUMN parent_id TEXT;
+  ALTER TABLE chats ADD COLUMN leaf_id TEXT;
+  UPDATE messages SET parent_id = (
+    SELECT p.id FROM messages p WHERE p.chat_id = messages.chat_id AND p.seq < messages.seq ORDER BY p.seq DESC LIMIT 1
+  );
+  UPDATE chats SET leaf_id = (SELECT m.id FROM messages m WHERE m.chat_id = chats.id ORDER BY m.seq DESC LIMIT 1);
+  CREATE INDEX messages_by_parent ON messages(chat_id, parent_id, seq);
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, content = 'messages', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+  END;
+  `,
 ];

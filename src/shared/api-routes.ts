@@ -12,6 +12,7 @@ import {
   pageQuerySchema,
   patchChatBodySchema,
   streamBodySchema,
+  forkChatBodySchema,
 } from "./chats";
 import { dictationResultSchema } from "./dictation";
 import { contextReportSchema } from "./context";
@@ -291,8 +292,11 @@ export const apiRoutes = {
   "POST /api/projects/:id/chats": { body: createChatBodySchema.default({}), response: chatSchema, created: true },
   /** With `limit` or `before` (a message id of this chat, else 404): the last messages before it, and `hasMore`. */
   "GET /api/chats/:id": { query: pageQuerySchema, response: chatWithMessagesSchema },
+  /** `leafId` switches the branch shown (409 while the chat answers, 404 for a message of another chat). */
   "PATCH /api/chats/:id": { body: patchChatBodySchema, response: chatSchema },
   "DELETE /api/chats/:id": { response: noContent },
+  /** A new chat holding the current path up to and including `messageId` (contract 7.4). */
+  "POST /api/chats/:id/fork": { body: forkChatBodySchema, response: chatSchema, created: true },
   /** How full the context of the request the chat would send now is (contract 7.3); 400 without a model. */
   "GET /api/chats/:id/context": { response: contextReportSchema },
   /** One row per upstream request of the chat, oldest first (contract 7.3). */

@@ -15,6 +15,8 @@ export const chatSchema = z.object({
   tools: z.array(z.string()).nullable(),
   agentFiles: z.boolean().nullable(),
   skills: z.boolean().nullable(),
+  /** The message the chat's current path ends at (contract 7.4); null before the first message. */
+  leafId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -51,6 +53,11 @@ export const patchChatBodySchema = z.strictObject({
   tools: chatFields.tools.nullable().optional(),
   agentFiles: chatFields.agentFiles.nullable().optional(),
   skills: chatFields.skills.nullable().optional(),
+  /**
+   * Switches the chat to the branch through this message (contract 7.4); the path then ends at the
+   * newest message under it, so naming an earlier version of a message shows that version's answer.
+   */
+  leafId: z.string().min(1).max(200).optional(),
 });
 export type PatchChatBody = z.infer<typeof patchChatBodySchema>;
 
@@ -89,6 +96,8 @@ export const messageMetaSchema = z.looseObject({
   arguments: z.unknown().optional(),
   /** The unified diff of the files the call wrote, for the file change card. */
   diff: z.string().optional(),
+  /** On a `tool` message of a turn whose file changes were reverted (its card says so after a reload). */
+  reverted: z.boolean().optional(),
   /** Set on the events and messages of tools a subagent ran. */
   parentCallId: z.string().optional(),
 });
@@ -106,21 +115,51 @@ export const messageSchema = z.object({
   usage: usageSchema.nullable(),
   /** Kind-specific details: `{kind:"file", path}` for an injected file, reasoning text, errors, tool cards. */
   meta: messageMetaSchema.nullable(),
+  /** The row before this one on its branch (contract 7.4); null for a first message. */
+  parentId: z.string().nullable(),
+  /**
+   * On the messages of `GET /api/chats/:id`: the ids of the rows with the same parent (the versions
+   * of this message an edit or a regenerate made, itself included) and its index among them.
+   */
+  siblings: z.array(z.string()).optional(),
+  siblingIndex: z.number().int().optional(),
   createdAt: z.string(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
-export const streamBodySchema = z.strictObject({
-  content: z.string().min(1, "content must not be empty"),
-  referencedPaths: z.array(z.string().min(1)).max(50).optional(),
-  /** MCP resources to attach (read from their servers when the turn starts), like referenced files. */
-  referencedResources: z
-    .array(z.strictObject({ serverId: z.string().min(1).max(32), uri: z.string().min(1).max(2_000) }))
-    .max(20)
-    .optional(),
-  modelId: z.string().min(1).optional(),
-});
+export const streamBodySchema = z
+  .strictObject({
+    /** Optional only with `regenerate`, which answers the stored message again. */
+    content: z.string().min(1, "content must not be empty").optional(),
+    /**
+     * Edit and resend (contract 7.4): the new user message goes under this message, beside the edited
+     * one; naming the edited user message itself puts it beside that one. `null`: a new first message.
+     */
+    parentId: z.string().min(1).max(200).nullable().optional(),
+    /** A new answer beside this assistant message, from the same user message (no new user message). */
+    regenerate: z.string().min(1).max(200).optional(),
+    referencedPaths: z.array(z.string().min(1)).max(50).optional(),
+    /** MCP resources to attach (read from their servers when the turn starts), like referenced files. */
+    referencedResources: z
+      .array(z.strictObject({ serverId: z.string().min(1).max(32), uri: z.string().min(1).max(2_000) }))
+      .max(20)
+      .optional(),
+    modelId: z.string().min(1).optional(),
+  })
+  .refine((body) => body.regenerate !== undefined || body.content !== undefined, {
+    path: ["content"],
+    message: "content must not be empty",
+  })
+  .refine(
+    (body) =>
+      body.regenerate === undefined ||
+      (body.content === undefined && body.parentId === undefined && !body.referencedPaths?.length),
+    { path: ["regenerate"], message: "regenerate answers a stored message again: send it without content or parentId" },
+  );
 export type StreamBody = z.infer<typeof streamBodySchema>;
+
+/** POST /api/chats/:id/fork. */
+export const forkChatBodySchema = z.strictObject({ messageId: z.string().min(1).max(200) });
 
 /**
  * Paged reads (contract 7.4): the last `limit` (1 to 500) items before `before` (a message id for a

@@ -81,7 +81,9 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
   route(router, "POST /api/chats/:id/turns/:turn/revert", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);
     const project = deps.projects.byId(chat.projectId);
-    return revertTurn(deps.checkpoints, chat.id, params.turn, project.dir, body.force === true);
+    const result = await revertTurn(deps.checkpoints, chat.id, params.turn, project.dir, body.force === true);
+    deps.chatService.turnReverted(chat, params.turn);
+    return result;
   });
 
   return router;

@@ -21,6 +21,7 @@ export function messageFactory() {
       modelId: null,
       usage: null,
       meta,
+      parentId: seq > 1 ? `m${seq - 1}` : null,
       createdAt: "2025-01-01T00:00:00Z",
     };
   };

@@ -120,9 +120,11 @@ export function fillChat(storeFile: string, chatId: string, count: number, model
   try {
     db.pragma("busy_timeout = 5000");
     const insert = db.prepare(
-      `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, created_at)
-         VALUES (?, ?, ?, ?, ?, 'complete', ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, parent_id, created_at)
+         VALUES (?, ?, ?, ?, ?, 'complete', ?, ?, ?, ?, ?)`,
     );
+    // One straight branch, ending at the last message: the chat's leaf.
+    let parent: string | null = null;
     const start = Date.now() - count * 1000;
     db.transaction(() => {
       for (let k = 0; k < count; k++) {
@@ -145,9 +147,26 @@ export function fillChat(storeFile: string, chatId: string, count: number, model
           };
         chars += row.content.length;
         const at = new Date(start + k * 1000).toISOString();
-        insert.run(id("m"), chatId, k + 1, row.role, row.content, row.model_id, row.usage_json, row.meta_json, at);
+        const messageId = id("m");
+        insert.run(
+          messageId,
+          chatId,
+          k + 1,
+          row.role,
+          row.content,
+          row.model_id,
+          row.usage_json,
+          row.meta_json,
+          parent,
+          at,
+        );
+        parent = messageId;
       }
-      db.prepare("UPDATE chats SET updated_at = ? WHERE id = ?").run(new Date().toISOString(), chatId);
+      db.prepare("UPDATE chats SET updated_at = ?, leaf_id = ? WHERE id = ?").run(
+        new Date().toISOString(),
+        parent,
+        chatId,
+      );
     }).immediate();
   } finally {
     db.close();

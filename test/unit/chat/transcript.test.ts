@@ -12,6 +12,7 @@ const message = (seq: number, role: Message["role"], content: string, extra: Par
   modelId: null,
   usage: null,
   meta: null,
+  parentId: null,
   createdAt: "",
   ...extra,
 });

@@ -29,6 +29,7 @@ function chat(title: string, modelId: string | null = "fake/echo"): Chat {
     tools: null,
     agentFiles: null,
     skills: null,
+    leafId: null,
     createdAt: "",
     updatedAt: "",
   };

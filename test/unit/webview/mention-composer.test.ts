@@ -279,6 +279,7 @@ describe("the sent message's file chips", () => {
     modelId: null,
     usage: null,
     meta,
+    parentId: null,
     createdAt: "2025-01-01T00:00:00.000Z",
   });
 

@@ -27,6 +27,7 @@ const chat = (id: string, fields: Partial<Chat> = {}): Chat => ({
   tools: null,
   agentFiles: null,
   skills: null,
+  leafId: null,
   createdAt: "",
   updatedAt: "",
   ...fields,

@@ -16,7 +16,8 @@ export function withOlderKept(current: ChatWithMessages | undefined, page: ChatW
   // Only when the two overlap: more new messages than a page would leave a gap between them.
   if ((current.messages.at(-1)?.seq ?? -1) < first.seq) return page;
   const older = current.messages.filter((m) => m.seq < first.seq);
-  if (older.length === 0) return page;
+  // On the same branch only: after an edit or a switch of versions the kept part may end elsewhere.
+  if (older.length === 0 || older.at(-1)!.id !== first.parentId) return page;
   // The page says whether anything precedes the whole list: what the kept part said.
   return { ...page, messages: [...older, ...page.messages], hasMore: current.hasMore };
 }

@@ -5,13 +5,21 @@ import type { Message } from "$shared/chats";
 import { compactionFromMessage, compactionsInPlace, type CompactionCardData } from "./compaction";
 import { changedPath, parseArguments, resultStatus, storedOutput, type ToolCardData } from "./tool-cards";
 
+/** The versions of a message an edit or a regenerate made (contract 7.4): "‹ 2/3 ›". */
+export type Versions = { ids: string[]; index: number };
+
+/** What the end of a turn offers: its answer's versions, and the ids Retry and "Fork from here" use. */
+export type TurnEnd = { answerId: string; versions?: Versions };
+
 export type TranscriptItem =
   | { kind: "file"; key: string; path: string }
   /** `files`: the files the message referenced with @, shown as chips under it. */
-  | { kind: "user"; key: string; message: Message; files: string[] }
-  | { kind: "assistant"; key: string; message: Message }
+  | { kind: "user"; key: string; message: Message; files: string[]; versions?: Versions }
+  /** `turnEnd`: on the last answer of a turn the user asked for (not on a direct run's). */
+  | { kind: "assistant"; key: string; message: Message; turnEnd?: TurnEnd }
   | { kind: "tool"; key: string; card: ToolCardData }
-  | { kind: "revert"; key: string; turnId: string; paths: string[] }
+  /** `reverted`: the turn's changes were reverted (kept with the turn, so a reload says so too). */
+  | { kind: "revert"; key: string; turnId: string; paths: string[]; reverted: boolean }
   /** A compaction entry (role `compaction`): what was summarised or pruned, and its summary. */
   | { kind: "compaction"; key: string; compaction: CompactionCardData };
 
@@ -42,6 +50,36 @@ function showsText(message: Message): boolean {
   );
 }
 
+/** A message's versions, when it has more than one. */
+function versionsOf(message: Message | undefined): Versions | undefined {
+  const ids = message?.siblings;
+  return ids && ids.length > 1 ? { ids, index: message.siblingIndex ?? ids.indexOf(message.id) } : undefined;
+}
+
+/**
+ * Marks each user-asked turn's last answer with its `turnEnd`: the turn is the user message and the
+ * rows of the turn that answered it (a direct run after it has a turn of its own and gets none).
+ */
+function markTurnEnds(items: TranscriptItem[], messages: readonly Message[]): void {
+  const index = new Map(messages.map((m, i) => [m.id, i]));
+  let answerTurn: string | undefined;
+  let firstAnswer: Message | undefined;
+  let last: Extract<TranscriptItem, { kind: "assistant" }> | undefined;
+  const close = () => {
+    if (last && firstAnswer) last.turnEnd = { answerId: last.message.id, versions: versionsOf(firstAnswer) };
+    answerTurn = firstAnswer = last = undefined;
+  };
+  for (const item of items) {
+    if (item.kind === "user") {
+      close();
+      const next = messages[(index.get(item.message.id) ?? -2) + 1];
+      if (next?.role === "assistant") ((firstAnswer = next), (answerTurn = next.meta?.turnId));
+    } else if (item.kind === "assistant" && answerTurn !== undefined && item.message.meta?.turnId === answerTurn)
+      last = item;
+  }
+  close();
+}
+
 export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
   const messages = compactionsInPlace(stored);
   const results = new Map<string, Message>();
@@ -50,6 +88,7 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   const lastOfTurn = new Map<string, number>();
   const changed = new Map<string, string[]>();
+  const reverted = new Set<string>();
 
   const push = (item: TranscriptItem, turnId: string | undefined) => {
     items.push(item);
@@ -65,6 +104,8 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
   // The injected file (and MCP resource) messages come right before the message that referenced them: they show as that
   // message's chips, not as rows of their own (unless no message follows them).
   let files: Message[] = [];
+  /** An edit goes beside the turn's first row: the first file it referenced, or the message itself. */
+  const turnHead = (message: Message) => files[0] ?? message;
   const flushFiles = () => {
     for (const file of files) push({ kind: "file", key: file.id, path: file.meta?.path ?? "" }, undefined);
     files = [];
@@ -80,8 +121,9 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
       const projectFiles = files.filter((f) => f.meta?.kind === "file").map((f) => f.meta?.path ?? "");
       const resources = files.filter((f) => f.meta?.kind === "resource").map((f) => f.meta?.path ?? "");
       const paths = [...(message.meta?.referencedPaths ?? projectFiles), ...resources];
+      const versions = versionsOf(turnHead(message));
       files = [];
-      push({ kind: "user", key: message.id, message, files: paths }, undefined);
+      push({ kind: "user", key: message.id, message, files: paths, ...(versions ? { versions } : {}) }, undefined);
       continue;
     }
     flushFiles();
@@ -99,9 +141,10 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
             : { callId: call.id, name: call.name, args, status: "interrupted", ...(turnId ? { turnId } : {}) },
         );
       }
-    } else if (message.meta?.callId && !shown.has(message.meta.callId)) {
+    } else if (message.role === "tool") {
+      if (message.meta?.reverted && turnId) reverted.add(turnId);
       // A result with no call before it (a subagent's own tool, say) still gets its card.
-      pushCard(resultCard(message));
+      if (message.meta?.callId && !shown.has(message.meta.callId)) pushCard(resultCard(message));
     }
   }
   flushFiles();
@@ -111,6 +154,7 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
     .map(([turnId, paths]) => ({ at: lastOfTurn.get(turnId)!, turnId, paths }))
     .sort((a, b) => b.at - a.at);
   for (const { at, turnId, paths } of reverts)
-    items.splice(at + 1, 0, { kind: "revert", key: `revert-${turnId}`, turnId, paths });
+    items.splice(at + 1, 0, { kind: "revert", key: `revert-${turnId}`, turnId, paths, reverted: reverted.has(turnId) });
+  markTurnEnds(items, messages);
   return items;
 }

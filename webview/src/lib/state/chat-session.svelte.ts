@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ChatWithMessages } from "$shared/api-routes";
 import type { AppEvent } from "$shared/app-events";
 import type { StreamEvent } from "$shared/stream-events";
+import type { Message } from "$shared/chats";
 import type { Usage } from "$shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
@@ -33,13 +34,24 @@ function originMismatchOf(error: unknown): OriginMismatch | undefined {
 export type AttachedResource = { serverId: string; uri: string; name: string };
 /** Files and MCP resources picked with @ that go with a message. */
 export type References = { paths?: string[]; resources?: AttachedResource[] };
-type Sent = { content: string; modelId?: string; referencedPaths?: string[]; referencedResources?: AttachedResource[] };
+type Sent = {
+  content: string;
+  modelId?: string;
+  referencedPaths?: string[];
+  referencedResources?: AttachedResource[];
+  /** An edit: the message it goes beside (contract 7.4). */
+  parentId?: string;
+  /** A retry of this answer: a new one beside it, from the same message (no content is sent). */
+  regenerate?: string;
+};
 
 /** What the stream route takes for a message (the resources without their names). */
 function streamBody(sent: Sent) {
-  const { content, modelId, referencedPaths, referencedResources } = sent;
+  const { content, modelId, referencedPaths, referencedResources, parentId, regenerate } = sent;
+  if (regenerate) return { regenerate, ...(modelId ? { modelId } : {}) };
   return {
     content,
+    ...(parentId ? { parentId } : {}),
     ...(modelId ? { modelId } : {}),
     ...(referencedPaths?.length ? { referencedPaths } : {}),
     ...(referencedResources?.length
@@ -58,6 +70,9 @@ function turnErrorOf(error: unknown): TurnError {
     ...(originMismatch ? { originMismatch } : {}),
   };
 }
+
+/** The user's own text of a turn (not a file or resource it referenced). */
+const isTurnText = (m: Message) => m.role === "user" && !m.meta?.kind;
 
 export class ChatSession {
   chat = $state.raw<ChatWithMessages | undefined>();
@@ -283,6 +298,84 @@ export class ChatSession {
     };
     this.lastSent = sent;
     await this.run("POST /api/chats/:id/messages/stream", sent, content);
+  }
+
+  /**
+   * Edit and resend (contract 7.4): the new text goes beside the edited message, with the files it
+   * referenced; the turns after it leave the view at once (they stay on their branch, a version away).
+   */
+  async edit(message: Message, content: string, modelId?: string): Promise<void> {
+    if (this.streaming || !content.trim()) return;
+    this.showUntil(message.id, false);
+    const paths = message.meta?.referencedPaths;
+    const sent: Sent = {
+      content,
+      parentId: message.id,
+      ...(modelId ? { modelId } : {}),
+      ...(paths?.length ? { referencedPaths: paths } : {}),
+    };
+    await this.run("POST /api/chats/:id/messages/stream", sent, content);
+  }
+
+  /** Retry: a new answer beside `answerId`, from the same user message (the old one stays a version). */
+  async regenerate(answerId: string, modelId?: string): Promise<void> {
+    const messages = this.chat?.messages ?? [];
+    const asked = messages
+      .slice(
+        0,
+        messages.findIndex((m) => m.id === answerId),
+      )
+      .reverse()
+      .find(isTurnText);
+    if (this.streaming || !asked) return;
+    this.showUntil(asked.id, true);
+    await this.run("POST /api/chats/:id/messages/stream", { content: "", regenerate: answerId, modelId }, undefined);
+  }
+
+  /** Shows another version of a message ("‹ 2/3 ›"): the branch through it, to its newest message. */
+  async showVersion(id: string): Promise<void> {
+    if (this.streaming) return;
+    try {
+      await this.api.call("PATCH /api/chats/:id", { params: { id: this.chatId }, body: { leafId: id } });
+    } catch (error) {
+      this.loadError = (error as Error).message;
+    }
+    await this.load();
+  }
+
+  /** "Fork from here": a new chat holding the conversation up to this message; its id. */
+  async fork(messageId: string): Promise<string> {
+    const forked = await this.api.call("POST /api/chats/:id/fork", {
+      params: { id: this.chatId },
+      body: { messageId },
+    });
+    return forked.id;
+  }
+
+  /**
+   * Reverts the file changes of these turns, newest first, before an edit; the first refusal (files
+   * changed since) stops there, and is what the edit form says.
+   */
+  async revertTurns(turnIds: readonly string[]): Promise<string | undefined> {
+    for (const turn of [...turnIds].reverse()) {
+      try {
+        await this.api.call("POST /api/chats/:id/turns/:turn/revert", { params: { id: this.chatId, turn }, body: {} });
+      } catch (error) {
+        return `Nothing was sent: ${(error as Error).message}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The view keeps the messages before `id` (and it, with `inclusive`), and the file rows it referenced too. */
+  private showUntil(id: string, inclusive: boolean): void {
+    const chat = this.chat;
+    if (!chat) return;
+    let end = chat.messages.findIndex((m) => m.id === id);
+    if (end < 0) return;
+    if (inclusive) end++;
+    else while (end > 0 && chat.messages[end - 1]!.role === "user" && chat.messages[end - 1]!.meta?.kind) end--;
+    this.chat = { ...chat, messages: chat.messages.slice(0, end) };
   }
 
   /** Which agent this chat runs as; null goes back to the project's default. */

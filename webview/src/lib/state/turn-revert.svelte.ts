@@ -17,7 +17,13 @@ export class TurnRevert {
     private readonly api: ApiClient,
     private readonly chatId: string,
     private readonly turnId: string,
-  ) {}
+    reverted = false,
+  ) {
+    if (reverted) {
+      this.phase = "done";
+      this.message = "These changes were reverted.";
+    }
+  }
 
   async run(force = false): Promise<void> {
     if (this.phase === "busy") return;
