@@ -33,6 +33,21 @@ describe("message pages", () => {
     assert.equal(gap.hasMore, true);
   });
 
+  it("takes the page alone when it continues another branch than the one shown (an edit, a switch of versions)", () => {
+    // Shown: m0..m9 on one branch. The fresh page is a branch off m3 whose rows came later: its first
+    // row's parent is m3, not the last kept row.
+    const branch = [message("user", "b1"), message("assistant", "b2")].map((m, i) => ({
+      ...m,
+      parentId: i === 0 ? all[3]!.id : m.parentId,
+    }));
+    const shown = chat(all, true);
+    const fresh = chat([{ ...all[3]! }, ...branch].slice(1), true);
+    assert.deepEqual(
+      withOlderKept(shown, fresh).messages.map((m) => m.content),
+      ["b1", "b2"],
+    );
+  });
+
   it("says how long a hidden text is in words", () => {
     assert.equal(formatBytes(820), "820 characters");
     assert.equal(formatBytes(48_200), "48 KB");
