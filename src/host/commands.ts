@@ -103,6 +103,11 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
   });
 
   register("parley.managePrompts", () => view.reveal({ type: "navigate", hash: "#/settings/prompts" }));
+  // The view's title-bar buttons (History, Settings) and the Focus Message Box key: the panel goes
+  // there itself, so they work on whatever page it shows and whether it is open, hidden or closed.
+  register("parley.showHistory", () => view.reveal({ type: "navigate", hash: "#/" }));
+  register("parley.openSettings", () => view.reveal({ type: "navigate", hash: "#/settings/providers" }));
+  register("parley.focusComposer", () => view.reveal({ type: "focusComposer" }));
 
   register("parley.openInBrowser", async () => {
     await vscode.env.openExternal(

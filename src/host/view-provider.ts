@@ -58,10 +58,13 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
    * until its "hello" and starts there.
    */
   async reveal(target?: PanelTarget): Promise<void> {
-    const delivered =
-      target !== undefined && this.listening && this.view?.visible === true && (await this.post(target));
-    if (target && !delivered) this.pendingTarget = target;
+    const live = target !== undefined && this.listening && this.view?.visible === true;
+    // Kept before the focus, which may load the page: its "hello" then finds the target waiting.
+    if (target && !live) this.pendingTarget = target;
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    // Posted after the focus: focusing a webview moves its own focus, and would take the caret back
+    // from where Focus Message Box put it.
+    if (target && live && !(await this.post(target))) this.pendingTarget = target;
   }
 
   private async post(message: HostToWebview): Promise<boolean> {

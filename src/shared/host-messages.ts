@@ -4,11 +4,16 @@ import { z } from "zod";
 
 /** Show this chat (the New Chat commands). */
 const openChatSchema = z.object({ type: z.literal("openChat"), chatId: z.string().min(1) });
-/** Go to an in-app route such as `#/settings/prompts` (Manage Custom Prompts). */
+/** Go to an in-app route such as `#/settings/prompts` (Manage Custom Prompts, Chat History, Settings). */
 const navigateSchema = z.object({ type: z.literal("navigate"), hash: z.string().startsWith("#") });
+/**
+ * Put the caret in the composer's Message box (Focus Message Box): the open chat's, else the
+ * project's most recent chat's, else a new chat's.
+ */
+const focusComposerSchema = z.object({ type: z.literal("focusComposer") });
 
 /** Where a command sends the panel. */
-export const panelTargetSchema = z.discriminatedUnion("type", [openChatSchema, navigateSchema]);
+export const panelTargetSchema = z.discriminatedUnion("type", [openChatSchema, navigateSchema, focusComposerSchema]);
 export type PanelTarget = z.infer<typeof panelTargetSchema>;
 
 /** Extension host → webview. */
@@ -21,6 +26,7 @@ export const hostToWebviewSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready"), open: panelTargetSchema.optional() }),
   openChatSchema,
   navigateSchema,
+  focusComposerSchema,
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

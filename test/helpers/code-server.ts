@@ -6,7 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Locator, Page } from "playwright-core";
 import { FakeGateway } from "../fake-gateway/server";
 import { launchChromium } from "./browser";
 import { until } from "./poll";
@@ -46,6 +46,8 @@ export type EditorOptions = {
    * other tests run in a trusted window.
    */
   workspaceTrust?: boolean;
+  /** More user settings (settings.json), for what a test needs of the workbench. */
+  settings?: Record<string, unknown>;
 };
 
 export async function startEditor(vsix: string, options: EditorOptions = {}): Promise<Editor> {
@@ -60,7 +62,7 @@ export async function startEditor(vsix: string, options: EditorOptions = {}): Pr
     : { "security.workspace.trust.enabled": false };
   fs.writeFileSync(
     path.join(userDir, "User", "settings.json"),
-    JSON.stringify({ ...trust, "workbench.startupEditor": "none" }),
+    JSON.stringify({ ...trust, "workbench.startupEditor": "none", ...options.settings }),
   );
   fs.writeFileSync(path.join(workspace, "README.md"), "# Workspace\n");
   const env = { ...process.env, PATH: `${path.join(NODE24_DIR, "bin")}:${process.env.PATH}` };
@@ -161,4 +163,31 @@ export async function openWorkbench(
   await page.goto(editor.url);
   await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
   return { browser, context, page };
+}
+
+/** Opens the Parley view from the activity bar and answers its webview's frame once the UI is up. */
+export async function openParleyView(page: Page): Promise<Frame> {
+  await page.locator('.activitybar [aria-label="Parley"]').first().click({ timeout: 60_000 });
+  const panel = await webviewFrame(page);
+  await panel.locator('nav[aria-label="Main"]').waitFor();
+  return panel;
+}
+
+/** Saves the gateway API key with Parley: Set Gateway API Key, as a user does. */
+export async function setGatewayApiKey(page: Page, key: string): Promise<void> {
+  await runCommand(page, "Parley: Set Gateway API Key");
+  await page.locator(".quick-input-widget input").fill(key);
+  await page.keyboard.press("Enter");
+  await page.locator(".notifications-toasts", { hasText: "API key is saved" }).waitFor();
+}
+
+/**
+ * A button in the title bar of the side bar's view (its `view/title` menu), by the command's title. Its
+ * accessible name is the title, followed by the key binding in brackets when the command has one.
+ */
+export function viewTitleButton(page: Page, title: string): Locator {
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return page
+    .locator(".part.sidebar > .composite.title")
+    .getByRole("button", { name: new RegExp(`^${escaped}( \\(|$)`) });
 }

@@ -9,6 +9,8 @@ describe("host messages", () => {
     assert.ok(hostToWebviewSchema.safeParse({ type: "ready" }).success);
     assert.ok(hostToWebviewSchema.safeParse({ type: "openChat", chatId: "c1" }).success);
     assert.ok(hostToWebviewSchema.safeParse({ type: "navigate", hash: "#/settings/prompts" }).success);
+    assert.ok(hostToWebviewSchema.safeParse({ type: "focusComposer" }).success);
+    assert.ok(hostToWebviewSchema.safeParse({ type: "ready", open: { type: "focusComposer" } }).success);
   });
 
   it("refuses messages nobody sends, and known ones with the wrong fields", () => {

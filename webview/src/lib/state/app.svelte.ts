@@ -29,6 +29,15 @@ export class AppState {
   started = $state(false);
   /** Whether `/api/events` is open: then a change made here comes back as an event. */
   live = $state(false);
+  /**
+   * The Focus Message Box command asked for the caret in the composer: the chat's composer takes it
+   * (and clears this) as soon as it is on screen and enabled. Leaving for a page with no composer
+   * drops the request.
+   */
+  composerFocusWanted = $state(false);
+  /** Settles once the first reads (projects, chats, settings) are over, whether they worked or not. */
+  private readonly firstReads: Promise<void>;
+  private firstReadsOver = () => {};
   private readonly listeners = new Set<(event: AppEvent) => void>();
 
   constructor(
@@ -41,6 +50,7 @@ export class AppState {
     this.chats = new ChatsState(api, this.projects);
     this.settings = new SettingsState(api, this.projects);
     this.models = new ModelsState(api);
+    this.firstReads = new Promise((resolve) => (this.firstReadsOver = resolve));
   }
 
   /**
@@ -86,6 +96,8 @@ export class AppState {
       await Promise.all([this.chats.load(), this.settings.load()]);
     } catch (error) {
       this.loadError = (error as Error).message;
+    } finally {
+      this.firstReadsOver();
     }
     void this.models.load();
   }
@@ -114,10 +126,33 @@ export class AppState {
     for (const reload of this.resyncListeners) reload();
   }
 
-  /** Goes where the editor sent the panel (the New Chat and Manage Custom Prompts commands). */
+  /**
+   * Goes where the editor sent the panel (New Chat, Manage Custom Prompts, the view's title-bar
+   * buttons, Focus Message Box). Like a click in the UI, a page with unsaved changes asks first.
+   */
   open(target: PanelTarget): void {
     if (target.type === "openChat") this.navigate({ view: "chat", chatId: target.chatId });
-    else window.location.hash = target.hash;
+    else if (target.type === "navigate") this.navigate(parseRoute(target.hash));
+    else
+      void this.focusComposer().catch((error: unknown) =>
+        console.warn("Parley: opening a chat for the message box failed", error),
+      );
+  }
+
+  /**
+   * Puts the caret in the Message box: the open chat's, else the project's most recent chat's
+   * (the list is newest first), else a new chat's. Waits for the first reads, since a command that
+   * started the panel arrives before the chat list does.
+   */
+  async focusComposer(): Promise<void> {
+    await this.firstReads;
+    if (this.route.view !== "chat") {
+      const recent = this.chats.list[0];
+      if (recent) this.navigate({ view: "chat", chatId: recent.id });
+      else await this.newChat();
+    }
+    // Not when the page stayed (unsaved changes to keep, no project to chat in).
+    if (this.route.view === "chat") this.composerFocusWanted = true;
   }
 
   /**
@@ -145,6 +180,7 @@ export class AppState {
   private go(route: Route): void {
     window.location.hash = routeHash(route);
     this.route = route;
+    if (route.view !== "chat") this.composerFocusWanted = false;
   }
 
   /**
