@@ -67,7 +67,7 @@ describe("web UI: edit, retry, versions, fork", function () {
       .filter({ has: page.locator(".bubble", { hasText: text }) });
   const answer = (page: Page, text: string) =>
     transcript(page).locator("li.message.assistant").filter({ hasText: text });
-  const actionsOf = (item: Locator, of: "your message" | "the answer") =>
+  const actionsOf = (item: Locator, of: "what you asked" | "the answer") =>
     item.getByRole("group", { name: `Actions on ${of}` });
   const bubbles = (page: Page) => transcript(page).locator("li.message.user .bubble").allTextContents();
 
@@ -80,8 +80,8 @@ describe("web UI: edit, retry, versions, fork", function () {
       const { page, close } = await openChat(width, scheme, chatId);
       try {
         const second = userMessage(page, "Second question");
-        await actionsOf(second, "your message").getByRole("button", { name: "Edit" }).click();
-        const field = page.getByLabel("Edited message");
+        await actionsOf(second, "what you asked").getByRole("button", { name: "Edit" }).click();
+        const field = page.getByLabel("Edited text");
         assert.equal(await field.inputValue(), "Second question");
         await field.fill("Second question, sharper");
         await page.getByRole("button", { name: "Save and send" }).click();
@@ -89,8 +89,8 @@ describe("web UI: edit, retry, versions, fork", function () {
         assert.equal(await lastSentUser(), "Second question, sharper");
         assert.deepEqual(await bubbles(page), ["First question", "Second question, sharper"]);
 
-        const edited = actionsOf(userMessage(page, "sharper"), "your message");
-        const versions = edited.getByRole("group", { name: "Versions of your message" });
+        const edited = actionsOf(userMessage(page, "sharper"), "what you asked");
+        const versions = edited.getByRole("group", { name: "Versions of what you asked" });
         assert.equal((await versions.textContent())?.replace(/\s+/g, ""), "‹2/2›");
         assert.ok(await versions.getByRole("button", { name: "Next version" }).isDisabled());
         assert.deepEqual(await seriousViolations(page), []);
@@ -103,7 +103,7 @@ describe("web UI: edit, retry, versions, fork", function () {
           (shown) => shown.at(-1) === "Second question",
           "the first version",
         );
-        const back = actionsOf(userMessage(page, "Second question"), "your message");
+        const back = actionsOf(userMessage(page, "Second question"), "what you asked");
         await back.getByRole("button", { name: "Next version" }).click();
         await until(
           () => bubbles(page),
@@ -176,17 +176,17 @@ describe("web UI: edit, retry, versions, fork", function () {
       assert.equal(fs.readFileSync(file, "utf8"), "from the agent");
       const { page, close } = await openChat(320, "light", chatId);
       try {
-        await actionsOf(userMessage(page, "Plan first"), "your message").getByRole("button", { name: "Edit" }).click();
+        await actionsOf(userMessage(page, "Plan first"), "what you asked").getByRole("button", { name: "Edit" }).click();
         const offer = page.getByRole("checkbox", { name: /Revert the files changed after this message first/ });
         assert.ok(await offer.isChecked());
         assert.match((await offer.locator("..").textContent()) ?? "", /edit-revert\.txt/);
-        await page.getByLabel("Edited message").fill("Plan again");
+        await page.getByLabel("Edited text").fill("Plan again");
         await page.getByRole("button", { name: "Save and send" }).click();
         await answer(page, "You said: Plan again").waitFor();
         assert.equal(fs.existsSync(file), false, "the file the later turn created is gone");
 
         // Back to the version that wrote it: its Revert says it was reverted, and still does after a reload.
-        await actionsOf(userMessage(page, "Plan again"), "your message")
+        await actionsOf(userMessage(page, "Plan again"), "what you asked")
           .getByRole("button", { name: "Previous version" })
           .click();
         const changes = page.getByRole("group", { name: "File changes of this turn" });
