@@ -95,12 +95,18 @@ export class ChatService {
     return { ...chat, messages: this.messages.withSiblings(id, found.messages), hasMore: found.hasMore, usage };
   }
 
-  /** Changes chat fields; a `leafId` switches the branch shown (the caller refuses it during a turn). */
-  async update(id: string, body: PatchChatBody, project: ProjectRow): Promise<Chat> {
+  /**
+   * Changes chat fields; a `leafId` switches the branch shown. `canSwitch` throws when the branch may
+   * not move now (a turn or a compaction is under way): it is asked after every await, right before
+   * anything is written, since a turn can start while the prompt is looked up (the project's settings
+   * are read from disk) and its rows then go under the leaf it started from.
+   */
+  async update(id: string, body: PatchChatBody, project: ProjectRow, canSwitch: () => void = () => {}): Promise<Chat> {
     this.get(id);
     if (typeof body.promptId === "string") await this.requirePrompt(project, body.promptId);
     const { leafId, ...fields } = body;
     if (leafId !== undefined) {
+      canSwitch();
       if (!this.messages.inChat(id, leafId)) throw notFound(`no message ${leafId} in this chat`);
       this.messages.setLeaf(id, this.messages.latestLeafUnder(id, leafId));
     }

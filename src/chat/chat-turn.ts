@@ -138,6 +138,16 @@ function userTurnRows(prepared: PreparedTurn): NewMessage[] {
 export class ChatTurns {
   constructor(private readonly deps: ChatTurnDeps) {}
 
+  /**
+   * Whether the chat is answering or compacting. Both store rows under the chat's leaf when they
+   * finish (a turn's later steps and results, a compaction's entry), so its leaf must not move
+   * meanwhile: a version switch then would hang those rows on another branch than the one they were
+   * computed from.
+   */
+  isBusy(chatId: string): boolean {
+    return this.deps.turns.isActive(chatId) || (this.deps.compactor?.isBusy(chatId) ?? false);
+  }
+
   /** Everything that can be refused before anything is stored or sent (400/404/409). */
   async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
     if (this.deps.turns.isActive(chat.id)) throw busyChat();

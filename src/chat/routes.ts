@@ -49,9 +49,13 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
 
   route(router, "PATCH /api/chats/:id", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);
-    if (body.leafId !== undefined && deps.activeTurns.isActive(chat.id))
-      throw conflict("this chat is answering; switch versions when it is done");
-    return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId));
+    // Not while the chat answers or compacts (see ChatTurns.isBusy); asked by `update` after its awaits.
+    const canSwitch = () => {
+      if (deps.chatTurns.isBusy(chat.id))
+        throw conflict("this chat is answering or compacting; switch versions when it is done");
+    };
+    if (body.leafId !== undefined) canSwitch();
+    return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId), canSwitch);
   });
 
   route(router, "POST /api/chats/:id/fork", ({ params, body }) =>
