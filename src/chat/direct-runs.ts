@@ -188,8 +188,11 @@ export class DirectRuns {
 
   /** A turn of its own on the chat's stream; one at a time per chat (409 while another runs). */
   private async inTurn<T>(snapshot: ProjectSnapshot, chat: Chat, work: (turn: Turn) => Promise<T>): Promise<T> {
-    if (this.deps.turns.isActive(chat.id)) throw conflict("this chat is already answering; cancel it or wait");
+    const busy = () => conflict("this chat is already answering; cancel it or wait");
+    if (this.deps.turns.isActive(chat.id)) throw busy();
     const root = await fs.realpath(snapshot.project.dir);
+    // Again after the await: a turn that started meanwhile must not be replaced in the active turns.
+    if (this.deps.turns.isActive(chat.id)) throw busy();
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);
     const turnId = newId("t");
     const emit = (event: StreamEvent) => broadcast.emit(event);
