@@ -1,5 +1,20 @@
-// Gateway catalog and account shapes as Parley's API returns them.
+// Gateway catalog and account shapes as Parley's API returns them, and which gateway is the hosted one.
 import { z } from "zod";
+
+/** The hosted gateway Parley talks to unless told otherwise (an OpenRouter-style service). */
+export const HOSTED_GATEWAY_BASE_URL = "https://openrouter.ai/api/v1";
+
+/**
+ * Whether `baseUrl` points at the hosted gateway (its origin), which lists prices, modalities and tool
+ * support itself; any other server is self-hosted (or a proxy) and may need them set by hand.
+ */
+export function isHostedGateway(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).origin === new URL(HOSTED_GATEWAY_BASE_URL).origin;
+  } catch {
+    return false;
+  }
+}
 
 export const modelSliceSchema = z.enum(["text", "transcription"]);
 export type ModelSlice = z.infer<typeof modelSliceSchema>;
