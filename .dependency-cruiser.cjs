@@ -1,11 +1,11 @@
 // The import rules `npm test` holds the code to (dependency-cruiser). src/ is grouped by feature
-// (chat, tools, mentions, settings, prompts, projects, gateway, access, dictation), each holding its
+// (chat, tools, mentions, settings, prompts, projects, gateway, access, dictation, search), each holding its
 // use cases, pure rules, store and route handlers. Below them: platform (logging, events, SQLite, atomic
 // writes, HTTP plumbing) and shared (the zod schemas and pure rules the UI shares). Above them: server
 // (listen, middleware, the express app), app.ts (the composition root), and the entry points: cli.ts
 // and the VS Code host. Features may use each other, never in a circle, and never reach upward.
 /** @type {import('dependency-cruiser').IConfiguration} */
-const FEATURES = "(chat|tools|mentions|settings|prompts|projects|gateway|access|dictation)";
+const FEATURES = "(chat|tools|mentions|settings|prompts|projects|gateway|access|dictation|search)";
 
 module.exports = {
   forbidden: [

@@ -86,6 +86,7 @@ const COLUMNS: Record<string, { values: string[]; baseline?: string[]; variant?:
   "popup.keystroke": { values: ["medianMs", "p95Ms"] },
   "popup.burst": { values: ["lastKeyMedianMs", "lastKeyP95Ms", "cancelledKeystrokes"] },
   "popup.tag_refresh": { values: ["medianMs", "maxMs"] },
+  "search.query": { values: ["medianMs", "p95Ms", "hits"], variant: ["kind", "scope"] },
 };
 /** Fields that measure the baseline (the same work without Parley, or Parley idle). */
 const BASELINE = /^(direct|bare|sdk|ripgrep|fuzzysort|uFuzzy|fzf|ignoringNothing|idle|baseline)/;

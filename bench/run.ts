@@ -10,6 +10,7 @@ import { runMcpBench } from "./mcp.bench";
 import { runPopupBench } from "./popup.bench";
 import { runSessionsBench } from "./sessions.bench";
 import { runTranscriptBench } from "./transcript.bench";
+import { runSearchBench } from "./search.bench";
 import { printedLines } from "./stats";
 import { resultLines, writeResultsFile, type GroupRun } from "./results-table";
 
@@ -26,6 +27,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   popup: runPopupBench,
   sessions: runSessionsBench,
   transcript: runTranscriptBench,
+  search: runSearchBench,
 };
 const RESULTS_FILE = "docs/benchmark-results.md";
 

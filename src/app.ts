@@ -31,6 +31,7 @@ import { ConnectionResolver } from "./gateway/connection-resolver";
 import { PendingInteractions } from "./tools/interactions";
 import { CheckpointsRepo } from "./chat/checkpoints-repo";
 import { RequestsRepo } from "./chat/requests-repo";
+import { SearchRepo } from "./search/search-repo";
 import { ProjectTrustRepo } from "./projects/project-trust-repo";
 import { tempJournal } from "./platform/temp-journal";
 import { ProjectTrust } from "./projects/project-trust";
@@ -48,6 +49,7 @@ import { resolveLayers } from "./settings/settings-merge";
 import { ModelCatalog } from "./gateway/model-catalog";
 import { followGatewayBaseUrl } from "./gateway/catalog-follower";
 import { ActiveTurns } from "./chat/turn-broadcast";
+import { PlanPins } from "./chat/plan/plan-pins";
 import { Dictation } from "./dictation/dictation";
 import { GatewayAccounts } from "./gateway/gateway-accounts";
 import { GatewayOAuth } from "./gateway/gateway-oauth";
@@ -104,6 +106,8 @@ export type Runtime = {
   checkpoints: CheckpointsRepo;
   /** The request ledger (contract 7.3). */
   requests: RequestsRepo;
+  /** Full-text search over every chat's messages (contract 7.4). */
+  search: SearchRepo;
   mcp: McpManager;
   /** Starts the app's MCP servers (in the folder of the first project served); called as Parley starts. */
   startAppMcpServers(project: ProjectRow): Promise<void>;
@@ -111,6 +115,8 @@ export type Runtime = {
   tools: ToolEnvironment;
   subagents: Subagents;
   directRuns: DirectRuns;
+  /** The plan each chat implements (Plan mode's "Implement this plan"). */
+  planPins: PlanPins;
   /** One-time upgrades that must finish before the first request (run by `listen`). */
   prepare(): Promise<void>;
   close(): void;
@@ -225,6 +231,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     find: (snapshot, id) => prompts.resolve(snapshot, id),
   });
   const activeTurns = new ActiveTurns();
+  const planPins = new PlanPins(kv, (id) => messages.byId(id));
+  // A deleted chat's pin goes with it (its messages went with the chat already).
+  events.subscribe((event) => {
+    if (event.type === "chats.changed" && event.data.chatId && !chats.byId(event.data.chatId))
+      planPins.forget(event.data.chatId);
+  });
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);
   const tools = new ToolEnvironment({
@@ -258,7 +270,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     recentModels,
     turns: activeTurns,
     log: options.log,
-    context: new PromptTurnContext(prompts, (snapshot) => mcp.toolsFor(snapshot)),
+    context: new PromptTurnContext(
+      prompts,
+      (snapshot) => mcp.toolsFor(snapshot),
+      (chat) => planPins.text(chat.id),
+    ),
     transaction,
     retryBaseMs: options.retryBaseMs,
     mcp,
@@ -296,12 +312,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     interactions,
     checkpoints,
     requests,
+    search: new SearchRepo(db),
     mcp,
     startAppMcpServers,
     trust,
     tools,
     subagents,
     directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents }),
+    planPins,
     gatewayOAuth: new GatewayOAuth({
       accounts,
       settings,

@@ -1,9 +1,13 @@
 // What a turn sends besides the transcript. The prompt: the chat's `promptId`, else the selected
 // agent's prompt (a prompt that no longer exists is ignored). Its preset builds the effective chat,
-// the project gate has the last word, and agent files and skills are injected when it allows.
+// the project gate has the last word, and agent files and skills are injected when it allows. A
+// built-in agent (Plan) adds its instructions and narrows the tools to its own set; a plan the chat
+// implements is sent last, pinned.
 import type { OfferableMcpTool } from "../tools/offered-tools";
 import { effectiveChat } from "./effective-chat";
-import { NATIVE_TOOLS } from "../tools/native-tools";
+import { grantedToolName, NATIVE_TOOLS } from "../tools/native-tools";
+import { builtInAgent } from "../projects/built-in-agents";
+import { pinnedPlanText } from "./plan/plan-pins";
 import type { Chat } from "../shared/chats";
 import type { UpstreamMessage } from "../gateway/chat-completions";
 import type { TurnContext, TurnContextProvider } from "./chat-turn";
@@ -18,6 +22,8 @@ export class PromptTurnContext implements TurnContextProvider {
     private readonly prompts: PromptService,
     /** The MCP tools the project's servers offer (none without a manager). */
     private readonly mcpTools: (snapshot: ProjectSnapshot) => OfferableMcpTool[] = () => [],
+    /** The text of the plan the chat implements (pinned by "Implement this plan"), if any. */
+    private readonly pinnedPlan: (chat: Chat) => string | undefined = () => undefined,
   ) {}
 
   async build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext> {
@@ -26,7 +32,9 @@ export class PromptTurnContext implements TurnContextProvider {
     // Every tool the project offers: native tools and the MCP tools of its servers.
     const projectTools = [...NATIVE_TOOLS.map((t) => t.name), ...mcpTools.map((t) => t.id)];
     const agentName = chat.agent ?? settings.defaultAgent;
-    const agent = agentName ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
+    // A built-in agent's name is reserved: a project's agent of that name is not the one that runs.
+    const builtIn = builtInAgent(agentName);
+    const agent = agentName && !builtIn ? snapshot.agents.agents.find((a) => a.name === agentName) : undefined;
     const promptId = chat.promptId ?? agent?.promptId;
     const prompt = promptId ? this.prompts.resolve(snapshot, promptId) : undefined;
 
@@ -40,6 +48,11 @@ export class PromptTurnContext implements TurnContextProvider {
       },
       projectTools,
     );
+    // A built-in agent gets its own tools and nothing more: the chat's allowlist and the gates may
+    // still take some away, a preset never adds one (Plan never writes, whatever the prompt says).
+    const tools = builtIn
+      ? builtIn.tools.filter((name) => effective.tools.includes(grantedToolName(name)))
+      : effective.tools;
 
     const systemMessages: UpstreamMessage[] = [];
     const systemLayers: ContextLayer[] = [];
@@ -55,19 +68,23 @@ export class PromptTurnContext implements TurnContextProvider {
     ]);
     // The prompt stays first; the environment follows it (contract 7.3).
     if (prompt) push(prompt.content, "system");
+    if (builtIn) push(builtIn.instructions, "system");
     if (environment) push(environmentText(environment), "system");
     if (agentFiles.length > 0) push(agentFilesMessage(agentFiles), "instructions");
     if (skills.length > 0) push(skillsMessage(skills), "instructions");
+    // Pinned: compaction never touches the instructions layer, so the plan outlives any summary.
+    const plan = this.pinnedPlan(chat);
+    if (plan) push(pinnedPlanText(plan), "instructions");
 
     return {
       systemMessages,
       systemLayers,
-      tools: effective.tools,
+      tools,
       mcpTools,
       receipt: {
         prompt: prompt ? { id: prompt.id, scope: prompt.scope, title: prompt.title } : null,
-        agent: agent?.name ?? null,
-        tools: effective.tools,
+        agent: builtIn?.name ?? agent?.name ?? null,
+        tools,
         agentFiles: agentFiles.map((f) => f.path),
         skills: skills.map((s) => s.name),
       },

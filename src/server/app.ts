@@ -32,6 +32,9 @@ import { toolRoutes } from "../tools/routes";
 import { mcpRoutes } from "../tools/mcp/routes";
 import { trustRoutes } from "../projects/trust-routes";
 import { directRoutes } from "../chat/direct-routes";
+import { chatExportRoutes } from "../chat/export/routes";
+import { searchRoutes } from "../search/routes";
+import { planRoutes } from "../chat/plan/plan-routes";
 import { accessRoutes, loginGate } from "../access/routes";
 import { SseRegistry } from "../platform/http/sse";
 
@@ -101,6 +104,9 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(mcpRoutes(runtime));
   app.use(trustRoutes(runtime));
   app.use(directRoutes(runtime));
+  app.use(searchRoutes(runtime));
+  app.use(chatExportRoutes(runtime));
+  app.use(planRoutes(runtime));
   streams.authorized = (req) => isAuthenticated(req, access);
   app.use(accessRoutes(access, () => streams.recheck()));
   app.use(apiNotFound);

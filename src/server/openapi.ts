@@ -4,6 +4,7 @@ import { z } from "zod";
 import { apiErrorBodySchema } from "../shared/api-error";
 import {
   apiRoutes,
+  downloadRoutes,
   methodOf,
   noContent,
   pageRoutes,
@@ -177,6 +178,27 @@ export function openApiDocument(version: string): OpenApiDocument {
       description: "Server-sent events",
       content: { "text/event-stream": { schema: { type: "string" } } },
       "x-events": events,
+    };
+    add(key, operation);
+  }
+
+  for (const [key, spec] of Object.entries(downloadRoutes)) {
+    const operation = builder.operation(key, spec);
+    const content = Object.fromEntries(
+      Object.entries(spec.types).map(([format, type]) => [
+        type,
+        {
+          schema:
+            format === "json" && "json" in spec
+              ? builder.convert(spec.json, "output", `${operation.operationId}.json`)
+              : { type: "string" },
+        },
+      ]),
+    );
+    operation.responses["200"] = {
+      description: "A file to save (Content-Disposition: attachment), in the format the query names",
+      headers: { "Content-Disposition": { schema: { type: "string" } } },
+      content,
     };
     add(key, operation);
   }

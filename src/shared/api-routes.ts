@@ -2,7 +2,7 @@
 // registers its handlers against these keys (src/platform/http/define-route.ts), the webview client and the
 // OpenAPI document (GET /api/openapi.json) are derived from them, so nothing else names a route.
 import { z } from "zod";
-import { actionEntrySchema, agentEntrySchema } from "./agents";
+import { actionEntrySchema, agentEntrySchema, agentWriteBodySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import {
   chatPageSchema,
@@ -15,6 +15,9 @@ import {
   forkChatBodySchema,
 } from "./chats";
 import { dictationResultSchema } from "./dictation";
+import { chatExportSchema, exportQuerySchema } from "./chat-export";
+import { searchHitSchema, searchQuerySchema } from "./search";
+import { implementPlanBodySchema } from "./plan-mode";
 import { contextReportSchema } from "./context";
 import { upstreamRequestSchema } from "./requests";
 import { patchCompactionBodySchema } from "./compaction";
@@ -317,6 +320,14 @@ export const apiRoutes = {
   "POST /api/chats/:id/answers/:call": { body: answerBodySchema, response: noContent },
   /** Restores the files a turn changed; 409 `conflict` (issues `[{path}]`) when one changed since, unless forced. */
   "POST /api/chats/:id/turns/:turn/revert": { body: revertBodySchema.default({}), response: revertResultSchema },
+  /** Messages (text and tool output) of every chat, or one project's, that hold the words; best first (contract 7.4). */
+  "GET /api/search": { query: searchQuerySchema, response: z.array(searchHitSchema) },
+  /**
+   * "Implement this plan" (Plan mode): the chat goes back to the default agent with that answer pinned.
+   * 404 for a message of another chat, 400 for anything but a finished answer, 409 while the chat
+   * answers or when the project's default agent is Plan itself.
+   */
+  "POST /api/chats/:id/implement-plan": { body: implementPlanBodySchema, response: chatSchema },
   "GET /api/tools/catalog": { query: optionalProjectDirQuery, response: z.array(catalogToolSchema) },
 
   /** Direct runs from the composer (contract 6.5, 6.6): each is a turn of its own on the chat's stream. */
@@ -328,6 +339,12 @@ export const apiRoutes = {
   /** 403 for any action of a project the user has not trusted (contract 7.1). */
   "POST /api/actions/:id/run": { body: actionRunBodySchema, response: dispatchResultSchema },
   "GET /api/agents": { query: projectDirQuerySchema, response: z.array(agentEntrySchema) },
+  /** 201; 409 when an agent of that name exists; 400 with issues under `agent.<field>`. */
+  "POST /api/agents": { body: agentWriteBodySchema, response: agentEntrySchema, created: true },
+  /** Replaces the agent's fields (its name cannot change; keys Parley does not know stay); 404 unknown agent. */
+  "PUT /api/agents/:name": { body: agentWriteBodySchema, response: agentEntrySchema },
+  /** 404 unknown agent. */
+  "DELETE /api/agents/:name": { query: projectDirQuerySchema, response: noContent },
   /** Sets (or with null clears) an agent's prompt in `.app.json`; 404 unknown agent or prompt. */
   "PUT /api/agents/:name/prompt": {
     body: z.strictObject({ projectDir: z.string(), promptId: z.string().min(1).nullable() }),
@@ -462,6 +479,22 @@ export const uploadRoutes = {
 } as const satisfies Record<string, { fields: readonly string[]; files: readonly string[]; response: z.ZodType }>;
 
 export type UploadRouteKey = keyof typeof uploadRoutes;
+
+/**
+ * Routes that answer a file to save (`Content-Disposition: attachment`, named after what it holds)
+ * instead of an API answer: `types` gives the media type of each `format` the query takes, `json` the
+ * shape of the JSON format's document.
+ */
+export const downloadRoutes = {
+  /** The chat's current path with its tool calls and results (contract 7.4); 404 unknown chat, 400 unknown format. */
+  "GET /api/chats/:id/export": {
+    query: exportQuerySchema,
+    types: { markdown: "text/markdown", json: "application/json" },
+    json: chatExportSchema,
+  },
+} as const satisfies Record<string, { query: z.ZodType; types: Record<string, string>; json?: z.ZodType }>;
+
+export type DownloadRouteKey = keyof typeof downloadRoutes;
 
 /** Server-sent event streams: what each takes, and what it sends by event name. */
 export const streamRoutes = {

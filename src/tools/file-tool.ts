@@ -1,6 +1,7 @@
 // The `file` tool: read, list, search, write and edit inside the project. Paths are confined (symlinks
 // resolved), writes are atomic and never touch `.app.json` or `.git/`, list and search honour
-// `.gitignore`, and every write hands the file's previous bytes to the turn's checkpoint first.
+// `.gitignore`, and every write hands the file's previous bytes to the turn's checkpoint first. Read-only
+// (the `file:read` grant of Plan mode), it refuses write and edit whatever the caller checked before.
 import fs from "node:fs/promises";
 import path from "node:path";
 import ignore from "ignore";
@@ -19,7 +20,8 @@ export type FileArgs = z.infer<typeof fileArgsSchema>;
 /** Called before a write with what the file held (null: it did not exist) and what it will hold. */
 export type WriteRecorder = (relPath: string, before: Buffer | null, after: Buffer) => void | Promise<void>;
 
-export type FileToolOptions = { root: string; recordWrite?: WriteRecorder };
+/** `readOnly`: write and edit are refused whatever the arguments (the `file:read` grant, Plan mode). */
+export type FileToolOptions = { root: string; recordWrite?: WriteRecorder; readOnly?: boolean };
 
 const MAX_READ_BYTES = 10 * 1024 * 1024;
 const DEFAULT_READ_LINES = 2_000;
@@ -39,11 +41,17 @@ export async function runFileTool(
     case "search":
       return search(args, options.root);
     case "write":
+      if (options.readOnly) throw readOnlyRefusal(args.action);
       if (args.content === undefined) throw new ToolError("write needs `content`");
       return write(options, args.path, () => Buffer.from(args.content!, "utf8"));
     case "edit":
+      if (options.readOnly) throw readOnlyRefusal(args.action);
       return edit(args, options);
   }
+}
+
+function readOnlyRefusal(action: string): ToolError {
+  return new ToolError(`the file tool only reads here (read, list, search): "${action}" is not allowed`);
 }
 
 /**

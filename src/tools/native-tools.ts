@@ -35,6 +35,14 @@ export const fileArgsSchema = z.object({
   replaceAll: z.boolean().optional().describe("edit: replace every occurrence instead of exactly one"),
 });
 
+/** The `file` actions that only read: all that `file:read` allows. */
+export const FILE_READ_ACTIONS = ["read", "list", "search"] as const;
+
+/** `file` as `file:read` offers it: the reading actions, without the arguments only writes take. */
+export const fileReadArgsSchema = fileArgsSchema
+  .omit({ content: true, oldText: true, newText: true, replaceAll: true })
+  .extend({ action: z.enum(FILE_READ_ACTIONS).describe("read, list or search") });
+
 export const subagentArgsSchema = z.object({
   agent: z.string().min(1).describe("The name of a defined agent"),
   task: z.string().min(1).describe("What the agent should do"),
@@ -111,6 +119,35 @@ export const NATIVE_TOOL_NAMES: ReadonlySet<string> = new Set(NATIVE_TOOLS.map((
 
 export function nativeTool(name: string): NativeTool | undefined {
   return NATIVE_TOOLS.find((t) => t.name === name);
+}
+
+/**
+ * A narrower grant of `file` for a tool list (a turn's, an agent's): the model is offered `file` with
+ * its reading actions only, and a call that writes is refused before it runs. Plan mode reads with it.
+ * Never a tool of its own: the model calls `file`, and its gate is `file`'s.
+ */
+export const READ_ONLY_FILE = "file:read";
+
+const readOnlyFileTool = tool(
+  "file",
+  "Read, list or search files in the project (reading only: nothing can be written here)",
+  "ask",
+  fileReadArgsSchema,
+);
+
+/** What a tool list entry offers the model: a native tool, or `file:read`'s reading-only `file`. */
+export function grantedTool(entry: string): NativeTool | undefined {
+  return entry === READ_ONLY_FILE ? readOnlyFileTool : nativeTool(entry);
+}
+
+/** The tool whose gate a tool list entry follows (`file:read` follows `file`). */
+export function grantedToolName(entry: string): string {
+  return entry === READ_ONLY_FILE ? "file" : entry;
+}
+
+/** Whether a call to `file` may only read: its list grants `file:read`, not `file` itself. */
+export function fileIsReadOnly(tools: ReadonlySet<string>): boolean {
+  return tools.has(READ_ONLY_FILE) && !tools.has("file");
 }
 
 export function mcpToolId(serverSlug: string, tool: string): string {

@@ -2,7 +2,7 @@
 // `off` tools were already removed by the effective-chat merge; tools that cannot run yet are left out.
 import type { ToolGate } from "../shared/settings";
 import { toolGate } from "./gate";
-import { nativeTool } from "./native-tools";
+import { grantedTool, grantedToolName, READ_ONLY_FILE } from "./native-tools";
 import { withoutMetaSchema } from "./mcp/schema-validator";
 
 export type UpstreamTool = { type: "function"; function: { name: string; description: string; parameters: unknown } };
@@ -19,11 +19,16 @@ export function offeredTools(
 ): UpstreamTool[] {
   const mcp = new Map(mcpTools.map((tool) => [tool.id, tool]));
   return names.flatMap((name) => {
-    if ((name === "subagent" && !subagents) || toolGate(name, gates) === "off") return [];
-    const tool = nativeTool(name);
+    if ((name === "subagent" && !subagents) || toolGate(grantedToolName(name), gates) === "off") return [];
+    // `file` itself grants all that `file:read` does: the model gets one `file`.
+    if (name === READ_ONLY_FILE && names.includes("file")) return [];
+    const tool = grantedTool(name);
     if (tool)
       return [
-        { type: "function" as const, function: { name, description: tool.description, parameters: tool.parameters } },
+        {
+          type: "function" as const,
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        },
       ];
     const external = mcp.get(name);
     if (!external) return [];

@@ -10,7 +10,10 @@ import type { PendingInteractions } from "./interactions";
 import {
   askUserArgsSchema,
   fileArgsSchema,
+  fileIsReadOnly,
+  grantedTool,
   nativeTool,
+  READ_ONLY_FILE,
   reportProgressArgsSchema,
   shellArgsSchema,
   subagentArgsSchema,
@@ -144,13 +147,17 @@ async function checkAndRun(
   // It reads only the tools' own descriptions: no gate, nothing to approve.
   if (call.name === TOOL_SEARCH && ctx.toolSearch)
     return ctx.toolSearch(validate(toolSearchArgsSchema, parseArguments(call.arguments), call.name));
-  const tool = nativeTool(call.name);
+  // `file:read` grants `file` for reading only (Plan mode): its schema knows no writing action.
+  const readOnly = call.name === "file" && fileIsReadOnly(ctx.tools);
+  const tool = readOnly ? grantedTool(READ_ONLY_FILE) : nativeTool(call.name);
   const gate = toolGate(call.name, ctx.gates);
-  if (!ctx.tools.has(call.name) || gate === "off" || (call.name === "subagent" && !ctx.runSubagent)) {
+  const granted = ctx.tools.has(call.name) || readOnly;
+  if (!granted || gate === "off" || (call.name === "subagent" && !ctx.runSubagent)) {
     throw new ToolError(`the tool "${call.name}" is not available in this chat`);
   }
   const isMcp = !tool && call.name.startsWith("mcp__") && ctx.mcpCall !== undefined;
   if (!tool && !isMcp) throw new ToolError(`unknown tool "${call.name}"`);
+  if (readOnly) refuseWrites(parseArguments(call.arguments));
   // MCP arguments are checked against the server's JSON Schema by the manager, before the call.
   const args = tool ? validate(tool.args, parseArguments(call.arguments), call.name) : parseArguments(call.arguments);
   // MCP arguments are checked first too (contract 6.4): an invalid call is never put to the user.
@@ -164,6 +171,15 @@ async function checkAndRun(
     if (approval.remember) await ctx.rememberAllow(call.name);
   }
   return execute(call, args, ctx, parent);
+}
+
+/** A write through `file:read` is refused in words, before its arguments are checked. */
+function refuseWrites(args: unknown): void {
+  const action = (args as { action?: unknown } | null)?.action;
+  if (action === "write" || action === "edit")
+    throw new ToolError(
+      `the file tool only reads in this chat (read, list, search): "${action}" is not allowed, nothing was changed`,
+    );
 }
 
 async function execute(
@@ -181,7 +197,11 @@ async function execute(
     case "shell":
       return runShell(args as z.infer<typeof shellArgsSchema>, { root: ctx.root, signal: ctx.signal });
     case "file":
-      return runFileTool(args as z.infer<typeof fileArgsSchema>, { root: ctx.root, recordWrite: ctx.recordWrite });
+      return runFileTool(args as z.infer<typeof fileArgsSchema>, {
+        root: ctx.root,
+        recordWrite: ctx.recordWrite,
+        readOnly: fileIsReadOnly(ctx.tools),
+      });
     case "report_progress":
       ctx.emit({ event: "progress", data: { message: (args as z.infer<typeof reportProgressArgsSchema>).message } });
       return "ok";

@@ -190,9 +190,11 @@ describe("tags, scan and mention routes", () => {
     );
     const agents = await s.api("GET", `/api/agents?${q()}`);
     assert.equal(agents.headers.get("x-parley-skipped-entries"), "1");
-    assert.deepEqual(await agents.json(), [
-      { name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" },
-    ]);
+    // The project's valid agents, then Parley's own (Plan).
+    assert.deepEqual(
+      ((await agents.json()) as { builtIn?: boolean }[]).filter((a) => !a.builtIn),
+      [{ name: "reviewer", description: "Reviews diffs", model: "anthropic/claude-sonnet-4" }],
+    );
     assert.deepEqual(await (await s.api("GET", `/api/actions?${q()}`)).json(), [
       { id: "test", label: "Run tests", description: "npm test" },
     ]);

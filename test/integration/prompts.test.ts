@@ -300,7 +300,11 @@ describe("prompts and presets in a turn", () => {
     const own = await newChat(f, { modelId: "fake/echo", promptId: "other" });
     assert.equal((await turn(own.id)).upstream[0]!.content, "Other prompt.");
     const agents = await (await f.s.api("GET", `/api/agents?projectDir=${encodeURIComponent(dir)}`)).json();
-    assert.deepEqual(agents, [{ name: "reviewer", description: "Reviews", promptId: "review" }]);
+    // The project's agents, then Parley's own (Plan).
+    assert.deepEqual(
+      agents.filter((a: { builtIn?: boolean }) => !a.builtIn),
+      [{ name: "reviewer", description: "Reviews", promptId: "review" }],
+    );
   });
 
   it("ignores a promptId whose prompt no longer exists", async () => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../src/server/app";
 import { openApiDocument } from "../../src/server/openapi";
-import { apiRoutes, pageRoutes, streamRoutes, uploadRoutes } from "../../src/shared/api-routes";
+import { apiRoutes, downloadRoutes, pageRoutes, streamRoutes, uploadRoutes } from "../../src/shared/api-routes";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** `METHOD /path` of every route express would dispatch to under /api, read from the app's router stack. */
@@ -32,7 +32,9 @@ describe("the app against its route table", function () {
 
   it("registers a handler for every key of every table, and no /api handler without a key", () => {
     const registered = registeredApiRoutes(s);
-    const declared = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes].flatMap((table) => Object.keys(table));
+    const declared = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes, downloadRoutes].flatMap((table) =>
+      Object.keys(table),
+    );
     assert.deepEqual([...registered].sort(), [...declared].sort());
     assert.equal(new Set(registered).size, registered.length, "each key once");
   });

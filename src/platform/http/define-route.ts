@@ -5,6 +5,7 @@ import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import {
   apiRoutes,
+  downloadRoutes,
   noContent,
   pageRoutes,
   pathOf,
@@ -12,6 +13,7 @@ import {
   streamRoutes,
   uploadRoutes,
   type ApiRouteKey,
+  type DownloadRouteKey,
   type PageRouteKey,
   type PathOf,
   type PathParams,
@@ -129,6 +131,32 @@ export function uploadRoute<K extends UploadRouteKey>(
 ): void {
   register(router, key, {}, {}, async (input) => {
     input.res.json(await handler(input));
+  });
+}
+
+type DownloadSpec<K extends DownloadRouteKey> = (typeof downloadRoutes)[K];
+/** What a download handler answers: the file's text, its name, and which of the route's formats it is in. */
+export type Download<K extends DownloadRouteKey> = {
+  format: keyof DownloadSpec<K>["types"] & string;
+  fileName: string;
+  body: string;
+};
+
+/**
+ * A file of `downloadRoutes`: sent as an attachment under the handler's file name (non-ASCII names
+ * as RFC 6266 `filename*`), with the media type the table gives its format.
+ */
+export function downloadRoute<K extends DownloadRouteKey>(
+  router: Router,
+  key: K,
+  handler: Handler<K, DownloadSpec<K>, Download<K>>,
+): void {
+  const types: Record<string, string> = downloadRoutes[key].types;
+  register(router, key, downloadRoutes[key], {}, async (input) => {
+    const file = await handler(input);
+    input.res.attachment(file.fileName);
+    input.res.type(`${types[file.format]}; charset=utf-8`);
+    input.res.send(file.body);
   });
 }
 

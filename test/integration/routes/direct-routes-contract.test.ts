@@ -6,6 +6,7 @@ import path from "node:path";
 import { apiRoutes, type ApiRouteKey } from "../../../src/shared/api-routes";
 import { routePath } from "../../../webview/src/lib/api/client";
 import { startTestServer, type TestServer } from "../../helpers/test-server";
+import { PLAN_AGENT } from "../../../src/projects/built-in-agents";
 
 describe("UI direct-run routes against the server", function () {
   this.timeout(30_000);
@@ -46,6 +47,7 @@ describe("UI direct-run routes against the server", function () {
     const projectDir = server.projectDir;
     assert.deepEqual((await call("GET /api/agents", { query: { projectDir } })).data, [
       { name: "reviewer", description: "Reviews", model: "fake/tools", tools: ["shell"] },
+      { name: "Plan", description: PLAN_AGENT.description, tools: ["file:read", "ask_user", "task"], builtIn: true },
     ]);
     assert.deepEqual((await call("GET /api/actions", { query: { projectDir } })).data, [
       { id: "hello", label: "Hello", description: "echo" },

@@ -8,6 +8,7 @@ import {
   apiRoutes,
   methodOf,
   noContent,
+  downloadRoutes,
   pageRoutes,
   pathOf,
   streamRoutes,
@@ -19,7 +20,7 @@ type Json = Record<string, any>;
 
 const doc = openApiDocument("1.2.3");
 type Spec = { query?: z.ZodType; body?: z.ZodType };
-const allKeys = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes].flatMap(
+const allKeys = [apiRoutes, streamRoutes, uploadRoutes, pageRoutes, downloadRoutes].flatMap(
   (table) => Object.entries(table) as [string, Spec][],
 );
 
