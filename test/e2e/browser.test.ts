@@ -5,6 +5,7 @@ import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 import { chooseModel } from "../helpers/model-picker";
+import { startedChat } from "../helpers/started-chat";
 
 describe("web UI in Chromium", function () {
   this.timeout(120_000);
@@ -103,7 +104,7 @@ describe("web UI in Chromium", function () {
     // A chat started in one UI shows up in the other's list.
     await other.goto(`${stack.url}/#/`);
     const before = await other.locator(".chat-row").count();
-    await stack.api("POST", `/api/projects/${(await (await stack.api("GET", "/api/projects")).json())[0].id}/chats`, {
+    await startedChat(stack, (await (await stack.api("GET", "/api/projects")).json())[0].id, {
       title: "Made elsewhere",
     });
     await other.locator(".chat-row", { hasText: "Made elsewhere" }).waitFor();
@@ -118,7 +119,7 @@ describe("web UI in Chromium", function () {
     await other.goto(`${stack.url}/#/`);
     await other.locator(".chat-row").first().waitFor();
     const projectId = (await (await stack.api("GET", "/api/projects")).json())[0].id;
-    await stack.api("POST", `/api/projects/${projectId}/chats`, { title: "Made while the stream was down" });
+    await startedChat(stack, projectId, { title: "Made while the stream was down" });
     // The page tries its stream again after the chat was made, and is refused again.
     await other.waitForRequest((request) => new URL(request.url()).pathname === "/api/events", { timeout: 20_000 });
     assert.equal(

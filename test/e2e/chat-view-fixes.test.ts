@@ -239,7 +239,8 @@ describe("web UI: chat view fixes", function () {
     const row = rows.first();
     assert.match((await row.textContent())!, /keep me please/);
 
-    await row.getByRole("button", { name: "Rename" }).click();
+    await row.getByRole("button", { name: /^More actions for / }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
     await row.getByLabel("Chat title").fill("Kept and renamed");
     await row.getByLabel("Chat title").press("Enter");
     await page.getByLabel("Search chats").fill("renamed");
@@ -248,11 +249,14 @@ describe("web UI: chat view fixes", function () {
     const id = await renamed.locator(".chat-row").getAttribute("data-chat-id");
     assert.equal((await (await stack.api("GET", `/api/chats/${id}`)).json()).title, "Kept and renamed");
 
-    await renamed.getByRole("button", { name: "Delete" }).click();
+    const menu = renamed.getByRole("button", { name: "More actions for Kept and renamed" });
+    await menu.click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
     const confirm = renamed.getByRole("group", { name: "Confirm delete" });
     await confirm.getByRole("button", { name: "Cancel" }).click();
     assert.equal(await renamed.count(), 1, "Cancel keeps it");
-    await renamed.getByRole("button", { name: "Delete" }).click();
+    await menu.click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
     await confirm.getByRole("button", { name: "Delete chat" }).click();
     await page.getByText("No chat matches").waitFor();
     assert.equal((await stack.api("GET", `/api/chats/${id}`)).status, 404);

@@ -2,7 +2,7 @@
 // reload, titles are plain text, and a new chat starts with the model last used in the project.
 import assert from "node:assert/strict";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
-import { chooseModel, modelField } from "../helpers/model-picker";
+import { chooseModel, chosenModel } from "../helpers/model-picker";
 
 describe("web UI: the chat view", function () {
   this.timeout(120_000);
@@ -32,13 +32,7 @@ describe("web UI: the chat view", function () {
     await page.getByRole("button", { name: "New chat" }).click();
     await page.locator(".chat-view").waitFor();
     // The view shows before the new chat has loaded: wait for the picker to show the chat's model.
-    await page
-      .waitForFunction(
-        () => (document.querySelector(".chat-header input[role=combobox]") as HTMLInputElement | null)?.value !== "",
-        undefined,
-        { timeout: 10_000 },
-      )
-      .catch(() => undefined);
-    assert.equal(await modelField(page).inputValue(), "fake/reasoner", "the model last used in the project");
+    await page.getByRole("button", { name: "Model: Reasoner" }).waitFor();
+    assert.equal(await chosenModel(page), "fake/reasoner", "the model last used in the project");
   });
 });

@@ -176,7 +176,9 @@ describe("web UI: edit, retry, versions, fork", function () {
       assert.equal(fs.readFileSync(file, "utf8"), "from the agent");
       const { page, close } = await openChat(320, "light", chatId);
       try {
-        await actionsOf(userMessage(page, "Plan first"), "what you asked").getByRole("button", { name: "Edit" }).click();
+        await actionsOf(userMessage(page, "Plan first"), "what you asked")
+          .getByRole("button", { name: "Edit" })
+          .click();
         const offer = page.getByRole("checkbox", { name: /Revert the files changed after this message first/ });
         assert.ok(await offer.isChecked());
         assert.match((await offer.locator("..").textContent()) ?? "", /edit-revert\.txt/);

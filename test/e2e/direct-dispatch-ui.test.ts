@@ -1,6 +1,6 @@
 // Direct runs from the composer in the web UI (issue 15), in a real Chromium against `parley serve`
 // and the fake gateway: `@reviewer task` runs the agent with its own calls inside its card, `@shell
-// cmd` dispatches with its approval in the card, Stop ends a waiting run, refusals keep the text,
+// cmd` dispatches with its approval pinned above the composer and its output open, Stop ends a waiting run, refusals keep the text,
 // the cards persist after a reload, Settings, Agents and the chat's Agent card, axe at 320 px, and
 // after a reload whose project list is slow the chat shows once and a run sent at once finds its project.
 import assert from "node:assert/strict";
@@ -48,6 +48,8 @@ describe("web UI: direct runs of agents and tools from the composer", function (
   }
 
   const card = (name: string) => page.getByRole("group", { name, exact: true });
+  /** A waiting call is answered in the region pinned above the composer. */
+  const waiting = () => page.getByRole("region", { name: "Waiting for you" });
   const turnEnded = () => page.getByRole("button", { name: "Send" }).waitFor();
   /** The shell cards of the transcript itself, not those inside a subagent's card. */
   const topShells = () => page.locator(".tool-item > .tool-card[aria-label='shell']");
@@ -76,26 +78,26 @@ describe("web UI: direct runs of agents and tools from the composer", function (
     assert.equal(stored.messages.filter((m: any) => m.role === "user").length, 0, "nothing went to the chat's model");
   });
 
-  it("dispatches @shell directly: the card asks (the gate is ask), Allow runs it, the output shows", async () => {
+  it("dispatches @shell directly: it asks (the gate is ask), Allow runs it, the output shows at once", async () => {
     await gates({ shell: "ask" });
     await say("@shell echo direct");
     const shell = topShells().last();
-    await shell.getByRole("button", { name: "Allow" }).waitFor();
+    await waiting().getByRole("button", { name: "Allow" }).waitFor();
     assert.equal(await shell.locator(".status").first().textContent(), "waiting for you");
     assert.ok(await page.getByRole("button", { name: "Stop" }).isVisible(), "Stop while the dispatch waits");
     await screenshot(page, "direct-01-approval");
-    await shell.getByRole("button", { name: "Allow" }).click();
+    await waiting().getByRole("button", { name: "Allow" }).click();
     await turnEnded();
     const done = topShells().last();
     assert.equal(await done.locator(".status").textContent(), "done");
-    await done.getByRole("button", { expanded: false }).click();
+    // A direct run's result is what the user asked for: its card opens by itself.
+    await done.getByRole("button", { expanded: true }).waitFor();
     assert.match((await done.getByLabel("Output").textContent())!, /^direct\n\[exit code 0\]/);
   });
 
   it("stops a dispatch that waits for its approval: the card stops waiting and no error shows", async () => {
     await say("@shell echo never-run");
-    const waiting = topShells().last();
-    await waiting.getByRole("button", { name: "Allow" }).waitFor();
+    await waiting().getByRole("button", { name: "Allow" }).waitFor();
     await page.getByRole("button", { name: "Stop" }).click();
     await turnEnded();
     assert.equal(await page.getByRole("button", { name: "Allow" }).count(), 0);

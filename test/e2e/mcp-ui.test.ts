@@ -101,8 +101,10 @@ describe("web UI: MCP servers", function () {
     await chooseModel(page, "fake/tools");
     await page.getByLabel("Message").fill('mcp: mcp__everything__echo {"message":"hi"}');
     await page.getByLabel("Message").press("Enter");
-    const card = page.getByRole("group", { name: "mcp__everything__echo", exact: true });
-    await card.getByRole("button", { name: "Allow" }).click();
+    // The card shows the server's name and the tool's, not the model's id for it (kept on hover).
+    const card = page.getByRole("group", { name: "Everything › echo", exact: true });
+    assert.equal(await card.locator(".tool").getAttribute("title"), "mcp__everything__echo");
+    await page.getByRole("region", { name: "Waiting for you" }).getByRole("button", { name: "Allow" }).click();
     await page.locator(".message.assistant", { hasText: "Tool said: Echo: hi" }).waitFor();
     await page.getByRole("button", { name: "Send" }).waitFor();
     assert.equal(await card.locator(".status").textContent(), "done");

@@ -1,10 +1,11 @@
-// The chat header's model picker in a real Chromium: searchable by id, name and vendor, with prices
-// and context length, driven by keyboard, and clean under axe at 320 px in both themes.
+// The composer's model picker in a real Chromium: a button with the model's name that opens a list
+// searchable by id, name and vendor, with prices and context length, driven by keyboard, and clean
+// under axe at 320 px in both themes.
 import assert from "node:assert/strict";
 import { seriousViolations } from "../helpers/axe";
 import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
-import { chooseModel, modelField } from "../helpers/model-picker";
+import { chooseModel, chosenModel, modelButton, modelField, openModelPicker } from "../helpers/model-picker";
 import { until } from "../helpers/poll";
 
 describe("web UI: the searchable model picker", function () {
@@ -20,18 +21,20 @@ describe("web UI: the searchable model picker", function () {
     const { stack, page } = ui!;
     await page.goto(`${stack.url}/?token=${stack.token}`);
     await page.getByRole("button", { name: "New chat" }).click();
-    await modelField(page).waitFor();
+    await modelButton(page).waitFor();
   };
 
   it("finds a model by vendor, by name and by id, and shows its prices and context length", async () => {
     const { page } = ui!;
     await openNewChat();
-    const field = modelField(page);
     const models = page.getByRole("listbox", { name: "Models" });
     const options = models.getByRole("option");
 
-    await field.click();
-    assert.equal(await field.getAttribute("aria-expanded"), "true");
+    assert.equal(await modelButton(page).getAttribute("aria-expanded"), "false");
+    await modelButton(page).click();
+    assert.equal(await modelButton(page).getAttribute("aria-expanded"), "true");
+    const field = modelField(page);
+    assert.ok(await field.evaluate((el) => el === document.activeElement), "the caret is in the search field");
     // The list may still be on its way (it loads after the page): it fills the open popup when it comes.
     await until(
       () => options.count(),
@@ -54,15 +57,19 @@ describe("web UI: the searchable model picker", function () {
     await field.fill("openai/gpt-4o-mini");
     assert.match((await options.first().textContent())!, /GPT-4o-mini/);
     await field.press("Enter");
-    assert.equal(await field.getAttribute("aria-expanded"), "false");
-    assert.equal(await field.inputValue(), "openai/gpt-4o-mini");
+    await models.waitFor({ state: "detached" });
+    assert.equal(await modelButton(page).getAttribute("aria-expanded"), "false");
+    assert.equal(await chosenModel(page), "openai/gpt-4o-mini");
+    // The button shows the name without its vendor, and says what it is to a screen reader.
+    await page.getByRole("button", { name: "Model: GPT-4o-mini", exact: true }).waitFor();
+    assert.ok(await modelButton(page).evaluate((el) => el === document.activeElement), "the focus goes back to it");
   });
 
   it("moves with Down and Up, wrapping, and Escape puts the chosen model back", async () => {
     const { page } = ui!;
     await openNewChat();
     await chooseModel(page, "fake/echo");
-    const field = modelField(page);
+    const field = await openModelPicker(page);
     await field.fill("fake/");
     const options = page.getByRole("listbox", { name: "Models" }).getByRole("option");
     const count = await options.count();
@@ -80,9 +87,12 @@ describe("web UI: the searchable model picker", function () {
       "the field names the active option for screen readers",
     );
     await field.press("Escape");
-    assert.equal(await field.inputValue(), "fake/echo", "Escape keeps the model chosen before");
+    assert.equal(await chosenModel(page), "fake/echo", "Escape keeps the model chosen before");
     assert.equal(await page.getByRole("listbox", { name: "Models" }).count(), 0);
+    assert.ok(await modelButton(page).evaluate((el) => el === document.activeElement), "Escape gives the focus back");
 
+    await modelButton(page).press("ArrowDown");
+    assert.ok(await field.evaluate((el) => el === document.activeElement), "Down on the button opens the list");
     await field.fill("zzz-nothing");
     await page.getByText("Use model id “zzz-nothing”").waitFor();
     await page
@@ -90,18 +100,32 @@ describe("web UI: the searchable model picker", function () {
       .or(page.getByRole("link", { name: "Back to chats" }))
       .first()
       .focus();
-    assert.equal(await field.inputValue(), "fake/echo", "leaving the field without choosing changes nothing");
+    await page.getByRole("listbox", { name: "Models" }).waitFor({ state: "detached" });
+    assert.equal(await chosenModel(page), "fake/echo", "leaving the field without choosing changes nothing");
   });
 
   it("sends with the model picked by mouse", async () => {
     const { page } = ui!;
     await openNewChat();
-    await modelField(page).click();
+    await modelButton(page).click();
     await page.getByRole("option", { name: /Fake: Echo/ }).click();
-    assert.equal(await modelField(page).inputValue(), "fake/echo");
+    assert.equal(await chosenModel(page), "fake/echo");
     await page.getByLabel("Message").fill("picked by mouse");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said: picked by mouse" }).waitFor();
+  });
+
+  it("keeps Enter in the search field to the picker: the composer's message is not sent", async () => {
+    const { page } = ui!;
+    await openNewChat();
+    await chooseModel(page, "fake/echo");
+    await page.getByLabel("Message").fill("not yet");
+    const field = await openModelPicker(page);
+    await field.fill("fake/reasoner");
+    await field.press("Enter");
+    assert.equal(await chosenModel(page), "fake/reasoner");
+    assert.equal(await page.getByLabel("Message").inputValue(), "not yet", "the draft stays");
+    assert.equal(await page.locator(".message.user").count(), 0, "nothing was sent");
   });
 
   it("has no serious axe violation with the list open at 320 px, light and dark", async () => {
@@ -112,7 +136,7 @@ describe("web UI: the searchable model picker", function () {
         const narrow = await context.newPage();
         await narrow.goto(`${stack.url}/?token=${stack.token}`);
         await narrow.getByRole("button", { name: "New chat" }).click();
-        await modelField(narrow).click();
+        await modelButton(narrow).click();
         await modelField(narrow).fill("fake");
         await narrow.getByRole("listbox", { name: "Models" }).waitFor();
         const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
@@ -140,8 +164,7 @@ describe("web UI: the searchable model picker", function () {
       await page.goto(`${stack.url}/?token=${stack.token}`);
       await page.reload();
       await page.getByRole("button", { name: "New chat" }).click();
-      const field = modelField(page);
-      await field.click();
+      await modelButton(page).click();
       const models = page.getByRole("listbox", { name: "Models" });
       await models.getByText("Loading models…").waitFor();
       assert.equal(await models.getAttribute("aria-busy"), "true");

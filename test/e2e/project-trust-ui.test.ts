@@ -176,7 +176,8 @@ describe("web UI: project trust", function () {
     // The refused run sent nothing, so the chat has no model of its own yet.
     await chooseModel(page, "fake/tools");
     await say("@shell echo trusted-now");
-    const shell = page.locator(".tool-item > .tool-card[aria-label='shell']").last();
+    // The approval is answered above the composer.
+    const shell = page.getByRole("region", { name: "Waiting for you" });
     await shell.getByRole("button", { name: "Trust and allow" }).waitFor();
     assert.ok(await shell.getByRole("button", { name: "Allow", exact: true }).isVisible(), "plain Allow stays");
     assert.equal(

@@ -10,6 +10,7 @@ import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import type { Stack } from "../helpers/stack";
 import { makeTempDir, removeDir } from "../helpers/temp";
 import { checkNarrowInBothThemes } from "../helpers/narrow-screens";
+import { say, startedChat } from "../helpers/started-chat";
 
 describe("web UI: project cards", function () {
   this.timeout(180_000);
@@ -87,6 +88,8 @@ describe("web UI: project cards", function () {
     assert.equal(chat.cardPromptId, "reviewer");
     assert.equal(chat.projectId, ids.main);
 
+    // Listed once it has a message.
+    await say(stack, chatId);
     await page.goto(`${stack.url}/#/`);
     const row = card("my-project").locator(".chat-item", { has: page.locator(`[data-chat-id="${chatId}"]`) });
     const icon = row.getByRole("img", { name: "Started with Reviewer" });
@@ -106,6 +109,7 @@ describe("web UI: project cards", function () {
       ids.other,
       "the header's project follows",
     );
+    await say(stack, chatId);
     await page.goto(`${stack.url}/#/`);
     await card("second-project").getByRole("img", { name: "Started with Debug helper" }).waitFor();
     assert.equal(await card("my-project").getByRole("img", { name: "Started with Debug helper" }).count(), 0);
@@ -128,8 +132,7 @@ describe("web UI: project cards", function () {
   });
 
   it("searches, renames and deletes the chats of a card", async () => {
-    for (const title of ["Alpha plan", "Beta notes", "Gamma ideas"])
-      await stack.api("POST", `/api/projects/${ids.other}/chats`, { title });
+    for (const title of ["Alpha plan", "Beta notes", "Gamma ideas"]) await startedChat(stack, ids.other!, { title });
     await page.goto(`${stack.url}/#/`);
     const other = card("second-project");
     await other.locator(".chat-item", { hasText: "Gamma ideas" }).waitFor();
@@ -144,7 +147,11 @@ describe("web UI: project cards", function () {
       "the other card's search is its own",
     );
 
-    await rows.first().getByRole("button", { name: "Rename" }).click();
+    await rows
+      .first()
+      .getByRole("button", { name: /^More actions for / })
+      .click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
     await rows.first().getByLabel("Chat title").fill("Alpha plan, renamed");
     await rows.first().getByLabel("Chat title").press("Enter");
     await other.locator(".chat-item", { hasText: "Alpha plan, renamed" }).waitFor();
@@ -155,7 +162,8 @@ describe("web UI: project cards", function () {
     assert.equal((await json("GET", `/api/chats/${id}`)).title, "Alpha plan, renamed");
 
     const renamed = other.locator(".chat-item", { hasText: "Alpha plan, renamed" });
-    await renamed.getByRole("button", { name: "Delete" }).click();
+    await renamed.getByRole("button", { name: "More actions for Alpha plan, renamed" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
     await renamed.getByRole("group", { name: "Confirm delete" }).getByRole("button", { name: "Delete chat" }).click();
     await other.getByText("No chat matches").waitFor();
     assert.equal((await stack.api("GET", `/api/chats/${id}`)).status, 404);
@@ -164,10 +172,14 @@ describe("web UI: project cards", function () {
   });
 
   it("lists the recent chats of each card and shows all on demand", async () => {
-    for (let i = 1; i <= 6; i++) await stack.api("POST", `/api/projects/${ids.other}/chats`, { title: `Older ${i}` });
+    for (let i = 1; i <= 6; i++) await startedChat(stack, ids.other!, { title: `Older ${i}` });
+    // An empty chat (New chat left before its first message) is not listed, nor counted.
+    await stack.api("POST", `/api/projects/${ids.other}/chats`, { title: "Never written in" });
     await page.goto(`${stack.url}/#/`);
     const other = card("second-project");
-    const total = (await json("GET", `/api/projects/${ids.other}/chats`)).length;
+    const total = (await json("GET", `/api/projects/${ids.other}/chats`)).filter(
+      (chat: { leafId: string | null }) => chat.leafId !== null,
+    ).length;
     const showAll = other.getByRole("button", { name: `Show all ${total} chats` });
     await showAll.waitFor();
     assert.equal(await other.locator(".chat-item").count(), 5);

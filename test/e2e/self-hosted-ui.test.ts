@@ -7,7 +7,7 @@ import { screenshot } from "../helpers/browser";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm";
 import type { Stack } from "../helpers/stack";
-import { chooseModel, modelField } from "../helpers/model-picker";
+import { chooseModel, chosenModel, modelField, openModelPicker } from "../helpers/model-picker";
 
 const MODEL = "qwen2.5-0.5b-instruct";
 
@@ -79,7 +79,7 @@ describe("web UI against a self-hosted server", function () {
     await page.getByRole("button", { name: "New chat" }).click();
     await chooseModel(page, MODEL);
     // The picker's list shows each model's price: the user's own for the self-hosted model, none invented for the other.
-    await modelField(page).click();
+    await openModelPicker(page);
     const models = page.getByRole("listbox", { name: "Models" });
     assert.match(
       (await models.getByRole("option", { name: new RegExp(`^${MODEL}`) }).textContent())!,
@@ -100,9 +100,9 @@ describe("web UI against a self-hosted server", function () {
       /out · \$[\d.]+ \(estimated\)/,
     );
 
-    await modelField(page).fill(`${MODEL}@main`);
+    await (await openModelPicker(page)).fill(`${MODEL}@main`);
     await page.getByRole("option", { name: `Use model id “${MODEL}@main”` }).click();
-    assert.equal(await modelField(page).inputValue(), `${MODEL}@main`);
+    assert.equal(await chosenModel(page), `${MODEL}@main`);
     await page.getByLabel("Message").fill("again");
     await page.getByLabel("Message").press("Enter");
     await page.locator(".message.assistant", { hasText: "You said: again" }).waitFor();
@@ -114,7 +114,7 @@ describe("web UI against a self-hosted server", function () {
 
   it("shows the server's words when the model does not exist", async () => {
     // Nothing in the list matches, so Enter uses the typed id.
-    await modelField(page).fill("no-such-model");
+    await (await openModelPicker(page)).fill("no-such-model");
     await modelField(page).press("Enter");
     await page.getByLabel("Message").fill("anyone there");
     await page.getByLabel("Message").press("Enter");
@@ -125,7 +125,7 @@ describe("web UI against a self-hosted server", function () {
     await page.goto(`${stack.url}/#/`);
     await page.getByRole("button", { name: "New chat" }).click();
     // mock-llm plays Ollama: gemma-2b refuses any request that offers tools.
-    await modelField(page).fill("gemma-2b");
+    await (await openModelPicker(page)).fill("gemma-2b");
     await modelField(page).press("Enter");
     await page.getByLabel("Message").fill("tools or not");
     await page.getByLabel("Message").press("Enter");

@@ -77,8 +77,7 @@ describe("Parley in a real VS Code (code-server)", function () {
     await chooseModel(panel, "fake/tools");
     await panel.getByLabel("Message").fill("shell: echo approved-in-vscode");
     await panel.getByLabel("Message").press("Enter");
-    const card = panel.getByRole("group", { name: "shell", exact: true });
-    await card.getByRole("button", { name: "Allow" }).click();
+    await panel.getByRole("region", { name: "Waiting for you" }).getByRole("button", { name: "Allow" }).click();
     await panel.locator(".message.assistant", { hasText: "approved-in-vscode" }).first().waitFor();
     await screenshot(page, "vscode-05-tool-card");
   });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contextLabel, searchModels, typedModelId, vendorOf } from "../../webview/src/lib/model-search";
+import { contextLabel, modelName, searchModels, typedModelId, vendorOf } from "../../webview/src/lib/model-search";
 
 const models = [
   { id: "openai/gpt-4o-mini", label: "OpenAI: GPT-4o-mini" },
@@ -50,5 +50,15 @@ describe("model picker search", () => {
     assert.equal(typedModelId(models, "openai/gpt-4o"), undefined, "already listed");
     assert.equal(typedModelId(models, "two words"), undefined);
     assert.equal(typedModelId(models, ""), undefined);
+  });
+
+  it("names a model on the picker's button by its catalog name without the vendor, an unlisted or nameless one by its id", () => {
+    assert.equal(modelName(models, "anthropic/claude-sonnet-4"), "Claude Sonnet 4");
+    assert.equal(modelName(models, "meta-llama/llama-3.1-8b-instruct"), "Llama 3.1 8B Instruct");
+    assert.equal(modelName(models, "qwen2.5-coder"), "qwen2.5-coder", "a name without a vendor stays whole");
+    assert.equal(modelName([{ id: "x", label: "Ratio: 16:9 model" }], "x"), "16:9 model", "the first colon only");
+    assert.equal(modelName([{ id: "x", label: "Odd:" }], "x"), "Odd:", "nothing after the vendor: the whole name");
+    assert.equal(modelName(models, "qwen2.5-coder@main"), "qwen2.5-coder@main");
+    assert.equal(modelName([{ id: "bare", label: "" }], "bare"), "bare");
   });
 });

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import type { Chat, Message } from "../../../src/shared/chats";
 import { filterChats } from "../../../webview/src/lib/chat-filter";
-import { failureWays, lastFailure, withoutRetried } from "../../../webview/src/lib/failed-turns";
+import { explainError } from "../../../webview/src/lib/error-words";
+import { lastFailure, withoutRetried } from "../../../webview/src/lib/failed-turns";
 import { messageFactory } from "../../helpers/stored-messages";
 
 const stored = messageFactory();
@@ -79,16 +80,16 @@ describe("chat view: failed turns and Retry", () => {
   });
 
   it("offers Settings, Providers for a missing key or an unreachable gateway, and another model otherwise", () => {
-    const noKey = failureWays({
+    const noKey = explainError({
       status: 400,
       message: 'no key for provider "gateway": paste an API key or sign in under Settings, Providers',
     });
     assert.deepEqual([noKey.settings, noKey.model], [true, false]);
-    const unreachable = failureWays({ message: "cannot reach the gateway (ECONNREFUSED)" });
+    const unreachable = explainError({ message: "cannot reach the gateway (ECONNREFUSED)" });
     assert.deepEqual([unreachable.settings, unreachable.model], [true, false]);
-    const missing = failureWays({ status: 404, message: "The model `x` does not exist." });
+    const missing = explainError({ status: 404, message: "The model `x` does not exist." });
     assert.deepEqual([missing.settings, missing.model], [false, true]);
-    assert.equal(failureWays({ status: 401, message: "Unauthorized" }).settings, true);
+    assert.equal(explainError({ status: 401, message: "Unauthorized" }).settings, true);
   });
 });
 

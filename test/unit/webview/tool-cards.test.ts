@@ -27,7 +27,15 @@ describe("tool cards", () => {
     assert.equal(cardName("subagent", { agent: "reviewer", task: "look" }), "subagent reviewer");
     assert.equal(argumentSummary("shell", { cmd: "echo hi" }), "echo hi");
     assert.equal(argumentSummary("file", { action: "search", pattern: "TODO" }), "search TODO");
-    assert.equal(argumentSummary("task", { items: [{}, {}] }), "2 items");
+    assert.equal(
+      argumentSummary("task", {
+        items: [
+          { title: "a", status: "done" },
+          { title: "b", status: "pending" },
+        ],
+      }),
+      "1 of 2 done",
+    );
     assert.equal(argumentSummary("mcp__gh__issue", { n: 1 }), '{"n":1}');
   });
 
@@ -174,7 +182,13 @@ describe("transcript items", () => {
     );
     const edit = items[2] as Extract<(typeof items)[number], { kind: "tool" }>;
     assert.deepEqual([edit.card.status, edit.card.diff, edit.card.turnId], ["done", DIFF, "t1"]);
-    assert.deepEqual(items[4], { kind: "revert", key: "revert-t1", turnId: "t1", paths: ["notes.txt"] });
+    assert.deepEqual(items[4], {
+      kind: "revert",
+      key: "revert-t1",
+      turnId: "t1",
+      paths: ["notes.txt"],
+      reverted: false,
+    });
     const interrupted = items[7] as Extract<(typeof items)[number], { kind: "tool" }>;
     assert.deepEqual([interrupted.card.status, interrupted.card.args], ["interrupted", { cmd: "sleep 100" }]);
   });

@@ -4,6 +4,7 @@
 import type { StreamEvent } from "$shared/stream-events";
 import type { ComposerRouteResult } from "$shared/tools";
 import { ApiError, type ApiClient } from "./api/client";
+import { toolTitle } from "./tool-titles";
 
 export type DirectRoute = Exclude<ComposerRouteResult, { kind: "message" }>;
 
@@ -46,10 +47,11 @@ export async function followNewTurn(
   }
 }
 
-/** A run the server refused: what it said, what to do, and which ways out apply. */
+/** A run the server refused: what happened in words, what the server said, what to do, and which ways out apply. */
 export type DirectFailure = {
   text: string;
   status?: number;
+  title: string;
   message: string;
   issues: string[];
   hint: string;
@@ -76,14 +78,16 @@ export function directFailure(text: string, route: DirectRoute | undefined, erro
     route?.kind === "agent"
       ? `the agent "${route.agent}"`
       : route?.kind === "tool"
-        ? `the tool "${route.tool}"`
+        ? `the tool "${toolTitle(route.tool)}"`
         : route?.kind === "action"
           ? `the action "${route.action}"`
-          : "it";
+          : "this command";
+  const What = what.charAt(0).toUpperCase() + what.slice(1);
   switch (status) {
     case 404:
       return {
         ...base,
+        title: `${What} is not defined in this project.`,
         toModel: true,
         hint: `Define ${what} in the project's .app.json, or send the text to the model.`,
       };
@@ -92,12 +96,14 @@ export function directFailure(text: string, route: DirectRoute | undefined, erro
       return route?.kind === "action" && /trust/i.test(base.message)
         ? {
             ...base,
+            title: "This project's actions run only once you trust the project.",
             toModel: false,
             hint: "Review what this project would run and trust it, then try again.",
             settings: { hash: "#/settings/project", label: "Review trust on This project" },
           }
         : {
             ...base,
+            title: `${What} is switched off in this project.`,
             toModel: false,
             hint: `Its gate is off here: set it to "ask" or "allow" in the project's toolGates, then try again.`,
             settings: { hash: "#/settings/project", label: "Open project settings" },
@@ -105,18 +111,31 @@ export function directFailure(text: string, route: DirectRoute | undefined, erro
     case 400:
       return {
         ...base,
+        title: route?.kind === "tool" ? `${What} cannot take these arguments.` : `${What} cannot run as written.`,
         toModel: true,
         hint: "Correct the text in the box and press Enter again, or send it to the model.",
       };
     case 409:
-      return { ...base, toModel: false, hint: "Wait for the answer that is running, or Stop it, then try again." };
+      return {
+        ...base,
+        title: "This chat is busy with another answer.",
+        toModel: false,
+        hint: "Wait for the answer that is running, or Stop it, then try again.",
+      };
     default:
-      return { ...base, toModel: false, hint: "Try again." };
+      return { ...base, title: `${What} could not run.`, toModel: false, hint: "Try again." };
   }
 }
+
+const DIRECT_CALL_PREFIX = "call_ui_";
 
 /** A call id of the client's own, so the card's Allow and Deny can answer a dispatch's approval. */
 export function newCallId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
-  return `call_ui_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `${DIRECT_CALL_PREFIX}${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Whether a call is a direct run from this UI's composer (the server keeps the id the run gave it). */
+export function isDirectCall(callId: string): boolean {
+  return callId.startsWith(DIRECT_CALL_PREFIX);
 }

@@ -72,23 +72,3 @@ export function lastFailure(messages: readonly Message[]):
     answerId: answer.id,
   };
 }
-
-export type FailureWays = { settings: boolean; model: boolean; hint: string };
-
-/** Which ways out an error offers besides Retry: Settings, Providers for keys and servers; another model. */
-export function failureWays(error: { message: string; status?: number }): FailureWays {
-  const text = error.message.toLowerCase();
-  const key =
-    error.status === 401 || error.status === 403 || /\b(api )?key\b|sign in|unauthori[sz]ed|credential/.test(text);
-  const server =
-    error.status === undefined && /connect|reach|fetch failed|network|refused|timed? ?out|econn/.test(text);
-  const model = !key && (error.status === 404 || /model/.test(text) || !server);
-  const hint = key
-    ? "Set a key under Settings, Providers, then Retry."
-    : server
-      ? "The gateway did not answer: check its address under Settings, Providers, then Retry."
-      : model
-        ? "Retry, or choose another model first."
-        : "Retry when ready.";
-  return { settings: key || server, model, hint };
-}

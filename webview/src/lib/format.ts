@@ -52,3 +52,42 @@ export function formatBytes(chars: number): string {
   if (chars < 1_000_000) return `${Math.round(chars / 1_000)} KB`;
   return `${(chars / 1_000_000).toFixed(1)} MB`;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Midnight (local time) of the day `time` falls on. */
+function dayStart(time: number): number {
+  const day = new Date(time);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
+}
+
+/**
+ * When something happened, as a list says it: "just now", "5 min ago", "3 h ago" (today), "yesterday",
+ * "4 days ago" (this week), then the date ("Mar 4", with the year when it is not this one). A time
+ * ahead of `now` (another machine's clock) reads "just now". `fullDate` says it exactly, for a tooltip.
+ */
+export function relativeTime(iso: string, now: number, locale?: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return "";
+  const elapsed = now - time;
+  if (elapsed < MINUTE) return "just now";
+  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min ago`;
+  const days = Math.round((dayStart(now) - dayStart(time)) / (24 * HOUR));
+  if (days === 0) return `${Math.floor(elapsed / HOUR)} h ago`;
+  if (days === 1) return "yesterday";
+  if (days < 7) return `${days} days ago`;
+  const sameYear = new Date(time).getFullYear() === new Date(now).getFullYear();
+  return new Date(time).toLocaleDateString(locale, {
+    month: "short",
+    day: "numeric",
+    ...(sameYear ? {} : { year: "numeric" }),
+  });
+}
+
+/** The date and time in full ("March 4, 2025 at 14:05"), for a title beside a relative time. */
+export function fullDate(iso: string, locale?: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? "" : new Date(time).toLocaleString(locale, { dateStyle: "long", timeStyle: "short" });
+}

@@ -58,3 +58,14 @@ export function typedModelId(models: readonly Pick<CatalogModel, "id">[], query:
   if (!id || /\s/.test(id) || models.some((model) => model.id === id)) return undefined;
   return id;
 }
+
+/**
+ * What the picker's button shows for a model, short enough for a side panel's footer: its name in the
+ * catalog without the vendor OpenRouter puts first ("Anthropic: Claude Sonnet 4" → "Claude Sonnet 4"),
+ * else its id (a typed or unlisted one). The list and the button's tooltip keep the whole of both.
+ */
+export function modelName(models: readonly Pick<CatalogModel, "id" | "label">[], modelId: string): string {
+  const label = models.find((model) => model.id === modelId)?.label;
+  if (!label) return modelId;
+  return /^[^:]{1,40}:\s+(\S.*)$/.exec(label)?.[1] ?? label;
+}

@@ -1,7 +1,9 @@
 // What a tool card shows, worked out from a call's name, arguments and result: its accessible name,
 // the one-line summary, the status, the output as text and the diff as lines. Pure, so it is the
 // same for a live turn and for a transcript read back after a reload.
+import type { StreamEventData } from "$shared/stream-events";
 import type { AlwaysAllowMode } from "./project-trust";
+import { toolTitle, type ServerNames } from "./tool-titles";
 
 export type ToolStatus = "running" | "waiting" | "done" | "failed" | "denied" | "stopped" | "interrupted";
 
@@ -58,12 +60,34 @@ export function resultStatus(ok: boolean, output: unknown): ToolStatus {
   return output === CANCELLED_OUTPUT ? "stopped" : "failed";
 }
 
-/** The card's accessible name: the tool, and for some tools their subject ("file notes.txt", "subagent reviewer"). */
-export function cardName(name: string, args: unknown): string {
+/**
+ * The card's accessible name: the tool as people read it ("calc › sum" for `mcp__calc__sum`), and for
+ * some tools their subject ("file notes.txt", "subagent reviewer").
+ */
+export function cardName(name: string, args: unknown, names?: ServerNames): string {
   const a = record(args);
   if (name === "file" && str(a.path)) return `file ${a.path}`;
   if (name === "subagent" && str(a.agent)) return `subagent ${a.agent}`;
-  return name;
+  return toolTitle(name, names);
+}
+
+/** One item of the plan the `task` tool keeps (contract 6.1). */
+export type TaskItem = StreamEventData<"task.update">["items"][number];
+const TASK_STATUSES: ReadonlySet<unknown> = new Set(["pending", "in_progress", "done"]);
+
+/** The plan a `task` call sent (its items that have a title and a known status). */
+export function taskItems(args: unknown): TaskItem[] {
+  const items = record(args).items;
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item) => {
+    const { title, status } = record(item);
+    return typeof title === "string" && TASK_STATUSES.has(status) ? [{ title, status } as TaskItem] : [];
+  });
+}
+
+/** How far a plan has come: "1 of 3 done". */
+export function taskProgress(items: readonly TaskItem[]): string {
+  return `${items.filter((item) => item.status === "done").length} of ${items.length} done`;
 }
 
 /** A short summary of the arguments for the collapsed line: the command, the path, the question… */
@@ -79,7 +103,7 @@ export function argumentSummary(name: string, args: unknown): string {
     case "report_progress":
       return str(a.message) ?? "";
     case "task":
-      return Array.isArray(a.items) ? `${a.items.length} item${a.items.length === 1 ? "" : "s"}` : "";
+      return Array.isArray(a.items) ? taskProgress(taskItems(args)) : "";
     case "subagent":
       return str(a.task) ?? "";
     default: {
@@ -160,6 +184,14 @@ export function diffStat(diff: string): { added: number; removed: number } {
     if (line.kind === "del") removed++;
   }
   return { added, removed };
+}
+
+/**
+ * Whether a card opens with its output shown: a call that failed (the reason is what the user needs),
+ * and a direct run from the composer once it has a result (the user asked for that output itself).
+ */
+export function opensByDefault(card: ToolCardData, direct: boolean): boolean {
+  return card.status === "failed" || (direct && card.output !== undefined);
 }
 
 /** The project-relative path a file card changed, for Open diff. */

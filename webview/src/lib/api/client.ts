@@ -4,6 +4,8 @@ import type { z } from "zod";
 import type {
   apiRoutes,
   ApiRouteKey,
+  DownloadRouteKey,
+  downloadRoutes,
   PathOf,
   PathParams,
   StreamRouteKey,
@@ -16,6 +18,7 @@ import type { AppEvent } from "$shared/app-events";
 import type { StreamEvent } from "$shared/stream-events";
 import type { Bootstrap } from "../bootstrap";
 import { readAppEvent, readStreamEvent, readSse } from "./sse";
+import { attachmentName } from "../download";
 
 export class ApiError extends Error {
   constructor(
@@ -117,6 +120,22 @@ export class ApiClient {
     // Typed by the table, not parsed: the server validates what it sends, and a stricter client
     // than server would turn a harmless extra key into a blank page.
     return (text ? JSON.parse(text) : undefined) as RouteResult<K>;
+  }
+
+  /**
+   * Fetches a file of `downloadRoutes` (`api.download("GET /api/chats/:id/export", {params, query})`):
+   * its content, and the name the server's Content-Disposition gives it.
+   */
+  async download<K extends DownloadRouteKey>(
+    key: K,
+    input: ParamsInput<K> & { query?: z.input<(typeof downloadRoutes)[K]["query"]> },
+  ): Promise<{ blob: Blob; fileName: string }> {
+    const response = await fetch(this.url(routePath(key, input as AnyInput)), {
+      credentials: "include",
+      headers: this.headers(),
+    });
+    if (!response.ok) throw await this.failure(response);
+    return { blob: await response.blob(), fileName: attachmentName(response.headers.get("content-disposition")) };
   }
 
   /** Sends a multipart upload (`api.upload("POST /api/dictation/transcribe", { audio: blob })`); a Blob field goes as a file named `fileName`. */

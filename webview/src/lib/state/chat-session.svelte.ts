@@ -11,7 +11,7 @@ import type { Usage } from "$shared/usage";
 import { ApiError, type ApiClient } from "../api/client";
 import { directFailure, followNewTurn, newCallId, type DirectFailure, type DirectRoute } from "../direct-runs";
 import { lastFailure } from "../failed-turns";
-import { answered, answerFailed, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
+import { answered, answerFailed, callsAwaitResults, emptyTurn, reduceTurn, type LiveTurn } from "../live-turn";
 import { ChatCompactions } from "./compactions.svelte";
 import { ContextMeterState } from "./context-meter.svelte";
 
@@ -99,6 +99,8 @@ export class ChatSession {
   /** "Compact now", and the edit and undo of its compaction cards. */
   readonly compactions: ChatCompactions;
   private controller: AbortController | undefined;
+  /** The last message a transcript with unanswered calls was followed from (see apply). */
+  private followedFor: string | undefined;
   private stopped = false;
   private lastSent: Sent | undefined;
 
@@ -181,6 +183,12 @@ export class ChatSession {
     // A turn that was still streaming when this UI (re)loaded: follow it to its end.
     const last = read.chat.messages.at(-1);
     if (last?.role === "assistant" && last.status === "streaming" && !this.streaming) void this.follow();
+    // A step whose calls have no results yet: one runs or waits for the user (an approval must stay
+    // answerable after a reload). Once per last message: a turn that was cut off has nothing to follow.
+    else if (!this.streaming && last && last.id !== this.followedFor && callsAwaitResults(read.chat.messages)) {
+      this.followedFor = last.id;
+      void this.follow();
+    }
   }
 
   /** Another UI changed this chat (title, model, a turn it ran): show the server's view. */
