@@ -175,4 +175,41 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
   END;
   `,
+  /*
+   * 9: the search index reads a tool output as the text it holds. Outputs are stored as JSON, where a
+   * line break is the two characters \n, so "\nexpected" was indexed as the word "nexpected" and a word
+   * starting an output line could not be found. The index is now contentless (search reads the text
+   * from messages for its snippets) and is given tool outputs with their escapes read as the spaces
+   * and quotes they stand for. Still keyed by the messages' rowid (see 8).
+   */ `
+  DROP TRIGGER messages_fts_insert;
+  DROP TRIGGER messages_fts_delete;
+  DROP TRIGGER messages_fts_update;
+  DROP TABLE messages_fts;
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+  );
+  INSERT INTO messages_fts(rowid, content) SELECT rowid, ${searchText("")} FROM messages;
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, ${searchText("new.")});
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_fts WHERE rowid = old.rowid;
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+    DELETE FROM messages_fts WHERE rowid = old.rowid;
+    INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, ${searchText("new.")});
+  END;
+  `,
 ];
+
+/**
+ * The text a message is found by (migration 9): its content, and for a tool output (JSON) with the
+ * escapes of line breaks, tabs and quotes read as what they stand for. SQLite's string literals have
+ * no escapes: the SQL '\n' (written '\\n' in this template) is a backslash and an n.
+ */
+function searchText(row: "" | "new."): string {
+  return `CASE WHEN ${row}role = 'tool'
+    THEN replace(replace(replace(replace(${row}content, '\\r', ' '), '\\n', ' '), '\\t', ' '), '\\"', '"')
+    ELSE ${row}content END`;
+}

@@ -136,6 +136,29 @@ describe("search across chats", function () {
     assert.equal(relative.status, 400);
   });
 
+  it("finds a word that starts a line of a tool's output (stored as JSON, where a line break is \\n)", async () => {
+    const created = await (await s.api("POST", `/api/projects/${projectId}/chats`, { title: "Build log" })).json();
+    const output = JSON.stringify({ exitCode: 2, output: "compiling\nunexpected token\n\tsemicolon\n" });
+    const stored = s.runtime.messages.append(created.id, {
+      role: "tool",
+      content: output,
+      status: "complete",
+      meta: { callId: "b", name: "shell", ok: false },
+    });
+    for (const word of ["unexpected", "semicolon", "compiling"]) {
+      const found = await hits({ q: word });
+      assert.deepEqual(
+        found.map((hit) => hit.messageId),
+        [stored.id],
+        word,
+      );
+    }
+    // An edited output is searched as it is now.
+    s.runtime.messages.update(stored.id, { content: JSON.stringify({ exitCode: 0, output: "ok\nfinished" }) });
+    assert.deepEqual(await hits({ q: "unexpected" }), []);
+    assert.equal((await hits({ q: "finished" }))[0]?.messageId, stored.id);
+  });
+
   it("forgets a deleted chat's messages", async () => {
     const created = await (await s.api("POST", `/api/projects/${projectId}/chats`, { title: "Short-lived" })).json();
     s.runtime.messages.append(created.id, { role: "user", content: "ephemeral zebra", status: "complete" });
