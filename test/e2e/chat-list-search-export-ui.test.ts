@@ -203,8 +203,11 @@ describe("web UI: chat list, search across chats, export", function () {
 
     await searchBox().fill("tokenizer");
     await hit.click();
-    await page.waitForURL(new RegExp(`#/chat/${chats["Parser plan"]}$`));
-    await page.locator(".message.user", { hasText: "tokenizer" }).waitFor();
+    // The chat opens on the message found, outlined as find in chat outlines it.
+    await page.waitForURL(new RegExp(`#/chat/${chats["Parser plan"]}/m/m_[\\w-]+$`));
+    const outlined = page.locator("ol.messages > li[data-found]");
+    await outlined.waitFor();
+    assert.match((await outlined.textContent())!, /tokenizer/);
   });
 
   it("exports the chat as markdown and as JSON from its header", async () => {

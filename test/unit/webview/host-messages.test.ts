@@ -33,6 +33,10 @@ describe("host messages", () => {
     assert.deepEqual(parseRoute("#/settings/mcp"), { view: "settings", tab: "mcp" });
     assert.deepEqual(parseRoute("#/settings/nope"), { view: "settings", tab: "providers" });
     assert.deepEqual(parseRoute("#/chat/c1"), { view: "chat", chatId: "c1" });
+    // A link to a message of a chat (a search hit), and back to the same hash.
+    assert.deepEqual(parseRoute("#/chat/c1/m/m_x-1"), { view: "chat", chatId: "c1", messageId: "m_x-1" });
+    assert.equal(routeHash(parseRoute("#/chat/c1/m/m_x-1")), "#/chat/c1/m/m_x-1");
+    assert.deepEqual(parseRoute("#/chat/c1/m/%E0%A4%A"), { view: "chat", chatId: "c1" }, "a broken escape is no id");
     assert.equal(routeHash(parseRoute("#/settings/defaults")), "#/settings/defaults");
   });
 

@@ -2,7 +2,7 @@
 // end of each turn the user asked for (its answer's versions, the id Retry and "Fork from here" use).
 import assert from "node:assert/strict";
 import type { Message } from "../../../src/shared/chats";
-import { transcriptItems } from "../../../webview/src/lib/transcript";
+import { itemKeyOf, transcriptItems } from "../../../webview/src/lib/transcript";
 import { messageFactory } from "../../helpers/stored-messages";
 
 const message = messageFactory();
@@ -39,6 +39,15 @@ describe("transcript: versions and turn ends", () => {
     const answers = items.filter((item) => item.kind === "assistant");
     const ends = answers.map((item) => (item.kind === "assistant" ? item.turnEnd : undefined));
     assert.deepEqual(ends, [{ answerId: answer.id, versions: undefined }, undefined], "a direct run gets none");
+  });
+
+  it("finds the item that shows a linked message: its own, its call's card, or the message a file went with", () => {
+    const messages = [file, question, step, result, answer, direct];
+    assert.equal(itemKeyOf(items, messages, question.id), question.id);
+    assert.equal(itemKeyOf(items, messages, result.id), "tool-c1");
+    assert.equal(itemKeyOf(items, messages, step.id), "tool-c1", "a step that only called tools");
+    assert.equal(itemKeyOf(items, messages, file.id), question.id);
+    assert.equal(itemKeyOf(items, messages, "m-unknown"), undefined);
   });
 
   it("says a reverted turn's Revert was done", () => {

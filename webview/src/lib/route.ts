@@ -1,8 +1,11 @@
 // The UI's routes and their `#/…` hashes: the address bar is the only navigation state.
 export type SettingsTab = "providers" | "defaults" | "prompts" | "agents" | "project" | "mcp" | "access" | "dictation";
 /** `prompts` (with an optional prompt id: the old deep link `settings/prompts/<id>`) opens the prompt editor. */
+/** `messageId` (a search hit): the chat opens scrolled to that message, on its branch. */
 export type Route =
-  { view: "chats" } | { view: "chat"; chatId: string } | { view: "settings"; tab: SettingsTab; promptId?: string };
+  | { view: "chats" }
+  | { view: "chat"; chatId: string; messageId?: string }
+  | { view: "settings"; tab: SettingsTab; promptId?: string };
 const SETTINGS_TABS: readonly SettingsTab[] = [
   "providers",
   "defaults",
@@ -24,7 +27,10 @@ function decoded(part: string): string | undefined {
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/");
-  if (parts[0] === "chat" && parts[1]) return { view: "chat", chatId: parts[1] };
+  if (parts[0] === "chat" && parts[1]) {
+    const messageId = parts[2] === "m" && parts[3] ? decoded(parts[3]) : undefined;
+    return messageId ? { view: "chat", chatId: parts[1], messageId } : { view: "chat", chatId: parts[1] };
+  }
   if (parts[0] === "settings") {
     const tab = SETTINGS_TABS.find((t) => t === parts[1]) ?? "providers";
     const promptId = tab === "prompts" && parts[2] ? decoded(parts[2]) : undefined;
@@ -34,7 +40,10 @@ export function parseRoute(hash: string): Route {
 }
 
 export function routeHash(route: Route): string {
-  if (route.view === "chat") return `#/chat/${route.chatId}`;
+  if (route.view === "chat")
+    return route.messageId
+      ? `#/chat/${route.chatId}/m/${encodeURIComponent(route.messageId)}`
+      : `#/chat/${route.chatId}`;
   if (route.view === "settings")
     return route.promptId ? `#/settings/prompts/${encodeURIComponent(route.promptId)}` : `#/settings/${route.tab}`;
   return "#/";

@@ -158,3 +158,20 @@ export function transcriptItems(stored: readonly Message[]): TranscriptItem[] {
   markTurnEnds(items, messages);
   return items;
 }
+
+/**
+ * The item that shows a stored message (a search hit): its own, or for a message that has none of
+ * its own the one that shows it (a referenced file: its message's chips; a step that only called
+ * tools, or a tool output: the call's card).
+ */
+export function itemKeyOf(items: readonly TranscriptItem[], messages: readonly Message[], messageId: string) {
+  const keys = new Set(items.map((item) => item.key));
+  const at = messages.findIndex((m) => m.id === messageId);
+  const message = messages[at];
+  if (!message) return undefined;
+  if (keys.has(message.id)) return message.id;
+  const callId = message.role === "tool" ? message.meta?.callId : message.meta?.toolCalls?.[0]?.id;
+  if (callId && keys.has(`tool-${callId}`)) return `tool-${callId}`;
+  // A referenced file shows as a chip of the message after it.
+  return messages.slice(at + 1).find((m) => keys.has(m.id))?.id;
+}

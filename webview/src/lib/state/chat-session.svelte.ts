@@ -351,6 +351,20 @@ export class ChatSession {
     await this.load();
   }
 
+  /**
+   * Makes a linked message (a search hit) part of what is loaded: the older pages up to it, or its
+   * branch when the chat shows another; whether it is there now.
+   */
+  async reveal(messageId: string): Promise<boolean> {
+    const has = () => this.chat?.messages.some((m) => m.id === messageId) ?? false;
+    if (!has()) await this.loadAllOlder();
+    if (!has() && !this.streaming) {
+      await this.showVersion(messageId);
+      if (!has()) await this.loadAllOlder();
+    }
+    return has();
+  }
+
   /** "Fork from here": a new chat holding the conversation up to this message; its id. */
   async fork(messageId: string): Promise<string> {
     const forked = await this.api.call("POST /api/chats/:id/fork", {
