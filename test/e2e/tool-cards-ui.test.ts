@@ -189,6 +189,9 @@ describe("web UI: tool cards and the agent loop", function () {
       await narrow.goto(`${stack.url}/?token=${stack.token}`);
       await narrow.getByRole("heading", { name: "Chats" }).waitFor();
       await narrow.goto(toolsChatUrl);
+      await narrow.getByRole("group", { name: "file notes.txt", exact: true }).first().waitFor();
+      // The chat opens at its end and renders what is in view: its first cards are at the top.
+      await narrow.locator("ol.messages").evaluate((list) => (list.scrollTop = 0));
       const edit = narrow.getByRole("group", { name: "file notes.txt", exact: true }).first();
       await edit.getByRole("button", { expanded: false }).click();
       await edit.getByLabel("Changes to notes.txt").waitFor();
