@@ -80,6 +80,7 @@ const COLUMNS: Record<string, { values: string[]; baseline?: string[]; variant?:
   "extension.sigterm_to_exit": { values: ["parleyMedianMs", "parleyMaxMs"] },
   "extension.sigterm_to_exit_while_watching": { values: ["exitMedianMs", "exitMaxMs", "watcherGoneMaxMs"] },
   "tools.shell_true": { values: ["toolMedianMs", "addedMedianMs"] },
+  "tools.shell_sandboxed": { values: ["sandboxedMedianMs", "addedMedianMs"], variant: ["sandbox"] },
   "tools.loop_step_overhead": { values: ["parleyOverheadPerStepMs", "stepMedianMs"] },
   "mcp.cold_start_to_tool_list": { values: ["parleyMs", "tools"] },
   "mcp.call_overhead": { values: ["parleyMedianMs", "addedMedianMs"] },

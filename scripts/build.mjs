@@ -31,6 +31,8 @@ const entries = [
   // Each project's file watcher runs in a child process started from the mention worker. The
   // @parcel/watcher JS is bundled; its native prebuild (@parcel/watcher-<platform>) is required at run time.
   { in: "src/mentions/file-watcher-process.ts", out: "dist/file-watcher-process.cjs" },
+  // Turns a page web_fetch read into markdown off the main thread (see src/tools/web-fetch/html-converter.ts).
+  { in: "src/tools/web-fetch/html-markdown-worker.ts", out: "dist/html-markdown-worker.cjs" },
 ];
 if (fs.existsSync("src/extension.ts")) entries.push({ in: "src/extension.ts", out: "dist/extension.cjs" });
 

@@ -54,6 +54,8 @@ import { Dictation } from "./dictation/dictation";
 import { GatewayAccounts } from "./gateway/gateway-accounts";
 import { GatewayOAuth } from "./gateway/gateway-oauth";
 import { DEFAULT_GATEWAY_AUTH_URL } from "./settings/settings-defaults";
+import { Sandbox } from "./tools/sandbox/sandbox";
+import type { SandboxAvailability } from "./tools/sandbox/sandbox-rules";
 
 export type RuntimeOptions = {
   home: string;
@@ -72,6 +74,8 @@ export type RuntimeOptions = {
   workspaceTrusted?: () => boolean;
   mcpConnectTimeoutMs?: number;
   mcpCallTimeoutMs?: number;
+  /** Replaces the sandbox probe (tests of a machine without one). */
+  sandboxProbe?: () => Promise<SandboxAvailability>;
 };
 
 export type Runtime = {
@@ -109,6 +113,8 @@ export type Runtime = {
   /** Full-text search over every chat's messages (contract 7.4). */
   search: SearchRepo;
   mcp: McpManager;
+  /** Confines `shell` commands (contract 7.5). */
+  sandbox: Sandbox;
   /** Starts the app's MCP servers (in the folder of the first project served); called as Parley starts. */
   startAppMcpServers(project: ProjectRow): Promise<void>;
   trust: ProjectTrust;
@@ -136,6 +142,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const credentials = new Credentials(secrets);
   const defaults = builtInDefaults({ gatewayBaseUrl: options.gatewayBaseUrl });
   const trust = new ProjectTrust(new ProjectTrustRepo(new AppKvRepo(db)), options.workspaceTrusted);
+  const sandbox = new Sandbox({ appHome: options.home, probe: options.sandboxProbe });
   const settings = new SettingsService({
     app: appStore,
     projectRows: new ProjectSettingsRepo(db),
@@ -144,6 +151,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     defaults,
     databaseFile,
     trust,
+    sandboxAvailability: () => sandbox.availability(),
   });
   // Quarantine damaged app settings at start, so the stderr line shows up when the user looks.
   appStore.read();
@@ -246,6 +254,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     interactions,
     checkpoints,
     mcp,
+    sandbox,
     log: options.log,
     retryBaseMs: options.retryBaseMs,
   });
@@ -314,6 +323,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     requests,
     search: new SearchRepo(db),
     mcp,
+    sandbox,
     startAppMcpServers,
     trust,
     tools,

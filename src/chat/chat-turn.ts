@@ -39,6 +39,7 @@ import { CompactionFailed, compactionEvent, compactionSettings, type Compactor }
 import type { SettingsService } from "../settings/settings-service";
 import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import type { Logger } from "../platform/logger";
+import { UntrustedInput } from "../tools/untrusted-input";
 
 /** What a turn sends besides the transcript: system messages, and a receipt of what went upstream. */
 export type TurnContext = {
@@ -495,6 +496,8 @@ export class ChatTurns {
       settings,
       window,
     );
+    // One memory of untrusted input for the turn and the subagents it hands work to (contract 7.5).
+    const untrusted = new UntrustedInput();
     const result = await runAgentLoop({
       resolved,
       messages,
@@ -512,6 +515,7 @@ export class ChatTurns {
         signal,
         emit,
         tools: context.tools ?? [],
+        untrusted,
         ...(tools.deferred.length > 0
           ? { toolSearch: (args) => runToolSearch(args, tools.deferred, tools.offered) }
           : {}),
@@ -526,6 +530,7 @@ export class ChatTurns {
             turnId,
             signal: callSignal,
             emit,
+            untrusted,
           }),
       }),
       callIdPrefix: `call_${turnId}`,

@@ -2,6 +2,7 @@
 // invocation"; contract 6.6): run a defined agent, dispatch a tool, run a saved action, or send the
 // text to the model. Pure and total: it never throws, and anything it cannot read with certainty goes
 // to the model rather than being guessed at.
+import { nativeTool } from "../tools/native-tools";
 
 export type ComposerRoute =
   | { kind: "agent"; agent: string; task: string }
@@ -22,8 +23,9 @@ const MCP_TOOL = /^mcp__[a-z0-9-]{1,32}__[^\s:]+$/;
 
 const MESSAGE: ComposerRoute = { kind: "message" };
 
+/** `shell`, `web_fetch` (the native tools that run from the composer) and MCP tools. */
 function isDirectTool(name: string): boolean {
-  return !FILE_TOOLS.has(name) && (name === "shell" || MCP_TOOL.test(name));
+  return !FILE_TOOLS.has(name) && (nativeTool(name)?.directlyInvocable === true || MCP_TOOL.test(name));
 }
 
 export function routeComposerText(text: string, context: RouteContext): ComposerRoute {
@@ -46,7 +48,7 @@ function route(text: string, context: RouteContext): ComposerRoute {
     return { kind: "agent", agent: name, task: rest.trim() };
   if (!isDirectTool(name)) return MESSAGE;
 
-  const args = picker ? parsePicker(rest) : parseArguments(rest, name === "shell");
+  const args = picker ? parsePicker(rest) : parseArguments(rest, nativeTool(name)?.positional);
   return args ? { kind: "tool", tool: name, arguments: args } : MESSAGE;
 }
 
@@ -73,8 +75,11 @@ export function parsePicker(text: string): Record<string, unknown> | undefined {
   return count > 0 ? args : undefined;
 }
 
-/** JSON object first; then `key=value` pairs; then, for `shell` only, the whole text as `cmd`. */
-export function parseArguments(text: string, positionalShell: boolean): Record<string, unknown> | undefined {
+/**
+ * JSON object first; then `key=value` pairs; then, for a tool that has one, the whole text as its
+ * positional argument (`shell`'s `cmd`, `web_fetch`'s `url`).
+ */
+export function parseArguments(text: string, positional?: string): Record<string, unknown> | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   if (trimmed.startsWith("{")) {
@@ -91,7 +96,7 @@ export function parseArguments(text: string, positionalShell: boolean): Record<s
   if (!words) return undefined;
   const pairs = keyValues(words);
   if (pairs) return pairs;
-  return positionalShell ? { cmd: trimmed } : undefined;
+  return positional ? { [positional]: trimmed } : undefined;
 }
 
 type Word = { text: string; quoted: boolean; raw: string };

@@ -11,15 +11,19 @@ import type { ChatsRepo } from "./chats-repo";
 import type { MessagesRepo } from "./messages-repo";
 import { toolGate } from "../tools/gate";
 import { runToolCall } from "../tools/tool-runner";
+import { nativeTool } from "../tools/native-tools";
 import type { ChatService } from "./chat-service";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import type { Subagents } from "./subagents";
 import type { ToolEnvironment } from "./tool-environment";
 import type { ActiveTurns } from "./turn-broadcast";
 
-/** Tools the composer may dispatch; the native file tools never run this way (their text goes to the model). */
+/**
+ * Tools the composer may dispatch: the native tools that say so (`shell`, `web_fetch`) and MCP tools;
+ * the native file tools never run this way (their text goes to the model).
+ */
 export function isDispatchable(tool: string): boolean {
-  return tool === "shell" || /^mcp__[a-z0-9-]{1,32}__.+$/.test(tool);
+  return nativeTool(tool)?.directlyInvocable === true || /^mcp__[a-z0-9-]{1,32}__.+$/.test(tool);
 }
 
 export type DirectRunsDeps = {
@@ -48,7 +52,7 @@ export class DirectRuns {
   ): Promise<{ callId: string; ok: boolean; output: unknown }> {
     if (!isDispatchable(tool))
       throw invalid(
-        `"${tool}" cannot be dispatched directly (only shell and MCP tools); send the text to the model instead`,
+        `"${tool}" cannot be dispatched directly (only shell, web_fetch and MCP tools); send the text to the model instead`,
       );
     if (toolGate(tool, snapshot.gates) === "off")
       throw new AppError("forbidden", `the tool "${tool}" is off in this project`);

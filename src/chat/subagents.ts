@@ -16,6 +16,7 @@ import { offeredTools } from "../tools/offered-tools";
 import type { ProjectSnapshot } from "../projects/project-snapshot";
 import type { PromptService } from "../prompts/prompt-service";
 import type { ToolEnvironment } from "./tool-environment";
+import type { UntrustedInput } from "../tools/untrusted-input";
 
 export type SubagentRun = {
   snapshot: ProjectSnapshot;
@@ -28,6 +29,8 @@ export type SubagentRun = {
   turnId: string;
   signal: AbortSignal;
   emit: (event: StreamEvent) => void;
+  /** The calling turn's memory of untrusted input: what either reads makes the other's state changes ask. */
+  untrusted?: UntrustedInput;
 };
 
 export type SubagentResult = { ok: boolean; output: string; model: string; usage?: Usage };
@@ -103,6 +106,7 @@ export class Subagents {
         emit: run.emit,
         tools,
         parentCallId: callId,
+        ...(run.untrusted ? { untrusted: run.untrusted } : {}),
       }),
       callIdPrefix: `${callId}_sub`,
       hooks: {

@@ -18,6 +18,9 @@ import type { ProjectSnapshot } from "../projects/project-snapshot";
 import type { SettingsService } from "../settings/settings-service";
 import type { StepOutcome } from "./upstream-step";
 import { modelTakesTools } from "./tool-support";
+import type { Sandbox } from "../tools/sandbox/sandbox";
+import type { ShellSandbox } from "../tools/shell";
+import { UntrustedInput } from "../tools/untrusted-input";
 
 export type ToolEnvironmentDeps = {
   settings: SettingsService;
@@ -26,6 +29,8 @@ export type ToolEnvironmentDeps = {
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
   mcp?: McpManager;
+  /** Confines `shell` commands (contract 7.5); absent, they run unconfined. */
+  sandbox?: Sandbox;
   log: Logger;
   retryBaseMs?: number;
 };
@@ -40,6 +45,8 @@ export type ToolContextParams = {
   emit: (event: StreamEvent) => void;
   tools: Iterable<string>;
   parentCallId?: string;
+  /** The turn's memory of untrusted input, shared by a turn and its subagents (a new one when absent). */
+  untrusted?: UntrustedInput;
   runSubagent?: SubagentRunner;
   toolSearch?: ToolRunContext["toolSearch"];
 };
@@ -54,12 +61,17 @@ export class ToolEnvironment {
   context(params: ToolContextParams): ToolRunContext {
     const { snapshot, chatId, turnId } = params;
     const mcp = this.deps.mcp;
+    const sandbox = this.deps.sandbox;
+    const shellSandbox: ShellSandbox | undefined =
+      sandbox && ((command) => sandbox.command({ ...command, projectRoot: params.root, settings: snapshot.sandbox }));
     return {
       chatId,
       root: params.root,
       signal: params.signal,
       tools: new Set(params.tools),
       gates: snapshot.gates,
+      // App-only: a project's `.app.json` never loosens what web_fetch may reach.
+      ...(snapshot.settings.webFetch ? { webFetch: snapshot.settings.webFetch } : {}),
       emit: params.emit,
       interactions: this.deps.interactions,
       recordWrite: (path, before, after) => this.deps.checkpoints.record(turnId, chatId, path, before, after),
@@ -67,9 +79,11 @@ export class ToolEnvironment {
         await this.deps.settings.patchProject(snapshot.project, { toolGates: { [name]: "allow" } });
       },
       logError: (line) => this.deps.log.error(line),
+      untrusted: params.untrusted ?? new UntrustedInput(),
       ...(params.parentCallId ? { parentCallId: params.parentCallId } : {}),
       ...(params.runSubagent ? { runSubagent: params.runSubagent } : {}),
       ...(params.toolSearch ? { toolSearch: params.toolSearch } : {}),
+      ...(shellSandbox ? { sandbox: shellSandbox } : {}),
       ...(mcp
         ? {
             mcpCall: (name: string, args: unknown, callSignal: AbortSignal) =>

@@ -3,7 +3,7 @@
 // process of its own (file-watcher-process.ts), at a low priority, so that its first walk of a big
 // tree never holds up the server's stop and never takes the CPU from the server's main thread.
 import { fork, type ChildProcess } from "node:child_process";
-import { bundleEntry } from "./bundle-entry";
+import { bundleEntry } from "../platform/bundle-entry";
 import type { WatchEvent, WatchFn } from "./file-index";
 
 /** Parent to child, once: what to watch. */
@@ -34,7 +34,7 @@ export function processWatch(log: (message: string) => void = () => {}): WatchFn
         exitHookSet = true;
         process.on("exit", () => running.forEach(stop));
       }
-      const { file, execArgv } = bundleEntry("file-watcher-process");
+      const { file, execArgv } = bundleEntry("file-watcher-process", import.meta.url);
       // The folder in the arguments only so that `ps` says what each watcher watches.
       const child = fork(file, [dir], {
         execArgv,

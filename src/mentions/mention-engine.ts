@@ -3,7 +3,7 @@
 // on first use, again after a crash, never holding the process open. Each engine (one per server
 // runtime) closes the projects it opened.
 import { Worker } from "node:worker_threads";
-import { bundleEntry } from "./bundle-entry";
+import { bundleEntry } from "../platform/bundle-entry";
 import type { HeldBody, MentionReply, MentionRequest } from "./mention-worker";
 
 /** The most of a held body one read takes. */
@@ -24,7 +24,7 @@ const shared = {
 
 function startWorker(): Worker {
   if (shared.worker) return shared.worker;
-  const { file, execArgv } = bundleEntry("mention-worker");
+  const { file, execArgv } = bundleEntry("mention-worker", import.meta.url);
   const worker = new Worker(file, { execArgv });
   worker.on("message", (reply: MentionReply) => {
     const pending = shared.pending.get(reply.id);

@@ -25,7 +25,7 @@ import {
   searchShard,
   type ShardResult,
 } from "./mention-shards";
-import { bundleEntry } from "./bundle-entry";
+import { bundleEntry } from "../platform/bundle-entry";
 
 /** Smaller catalogs rank in one thread: handing half a keystroke over costs more than it saves. */
 export const SHARD_MIN_ENTRIES = 20_000;
@@ -93,7 +93,7 @@ class Helper {
   lost = false;
 
   constructor(private readonly log: (message: string) => void) {
-    const { file, execArgv } = bundleEntry("ranking-shard-worker");
+    const { file, execArgv } = bundleEntry("ranking-shard-worker", import.meta.url);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(file, {

@@ -7,6 +7,13 @@ import { actionSchema, agentSchema, type Action, type Agent } from "../shared/ag
 import { storedPromptSchema, type StoredPrompt } from "../shared/prompts";
 import type { ResolvedSettings, ToolGate } from "../shared/settings";
 import { gatesOf, untrustedGates } from "../tools/gate";
+import type { SandboxSettings, SandboxSettingsInput, SandboxStatus } from "../shared/sandbox";
+import {
+  sandboxedGates,
+  sandboxSettings,
+  sandboxStatus,
+  type SandboxAvailability,
+} from "../tools/sandbox/sandbox-rules";
 import type { ProjectRow } from "./projects-repo";
 import { parseEntries } from "./project-entries";
 
@@ -34,6 +41,8 @@ export class ProjectSnapshot {
     private readonly resolve: (projectValue: JsonObject) => ResolvedSettings,
     /** Whether the user trusts what this layer brings (contract 7.1); until then its gates only tighten. */
     readonly trusted: boolean,
+    /** Whether this machine can sandbox commands (contract 7.5); absent: not known, no rule follows from it. */
+    readonly sandboxAvailability?: SandboxAvailability,
   ) {}
 
   /**
@@ -41,11 +50,34 @@ export class ProjectSnapshot {
    * its `allow` counts for no more than the user's gate, its `off` and `ask` apply at once.
    */
   get gates(): Record<string, ToolGate> {
-    return this.once("gates", () =>
-      this.trusted
+    return this.once("gates", () => {
+      const gates = this.trusted
         ? gatesOf(this.settings)
-        : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0])),
+        : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0]));
+      // Where nothing can confine a command, `shell` asks even under `allow` (contract 7.5).
+      return this.sandboxAvailability ? sandboxedGates(gates, this.sandboxAvailability) : gates;
+    });
+  }
+
+  /**
+   * The sandbox settings in force (contract 7.5): the user's (defaults < app), with the project's on
+   * top; an untrusted project's only where they tighten (contract 7.1).
+   */
+  get sandbox(): SandboxSettings {
+    return this.once("sandbox", () =>
+      sandboxSettings(
+        this.resolve({}).sandbox,
+        (this.layer.value as { sandbox?: SandboxSettingsInput }).sandbox,
+        this.trusted,
+      ),
     );
+  }
+
+  /** Whether `shell` runs sandboxed in this project, and why not. */
+  get shellSandbox(): SandboxStatus {
+    return this.sandboxAvailability
+      ? sandboxStatus(this.sandbox, this.sandboxAvailability)
+      : { sandboxed: false, reason: "Parley has not looked for a sandbox on this machine" };
   }
 
   /** defaults < app < project, unredacted: for server-side use only. */

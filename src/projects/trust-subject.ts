@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { isPlainObject, type JsonObject } from "../settings/settings-merge";
 
-export type TrustItemKind = "gate" | "action" | "mcpServer";
+export type TrustItemKind = "gate" | "action" | "mcpServer" | "sandbox";
 
 /** One entry that needs trust, with what the This project page shows of it. */
 export type TrustItem = { kind: TrustItemKind; id: string; summary: string; hash: string };
@@ -85,10 +85,27 @@ function mcpServers(layer: JsonObject): TrustItem[] {
   });
 }
 
+/**
+ * The sandbox settings that loosen it (contract 7.5): `mode: "off"` and any network. Until the user
+ * trusts the project they count as the safe value (`sandboxSettings`), so they wait for trust here.
+ */
+function sandboxLoosening(layer: JsonObject): TrustItem[] {
+  const sandbox = isPlainObject(layer.sandbox) ? layer.sandbox : {};
+  const items: TrustItem[] = [];
+  if (sandbox.mode === "off")
+    items.push({ kind: "sandbox", id: "mode", summary: "sandbox.mode: off", hash: hash(["sandbox", "mode", "off"]) });
+  const network = sandbox.network;
+  if (network === "on" || Array.isArray(network)) {
+    const summary = network === "on" ? "sandbox.network: on" : `sandbox.network: ${network.map(String).join(", ")}`;
+    items.push({ kind: "sandbox", id: "network", summary, hash: hash(["sandbox", "network", network]) });
+  }
+  return items;
+}
+
 /** Every entry of the project layer that waits for trust, in a stable order. */
 export function trustSubject(layer: JsonObject | undefined): TrustItem[] {
   if (!layer) return [];
-  return [...allowGates(layer), ...actions(layer), ...mcpServers(layer)];
+  return [...allowGates(layer), ...actions(layer), ...mcpServers(layer), ...sandboxLoosening(layer)];
 }
 
 /** The record a trust keeps of `items`. */

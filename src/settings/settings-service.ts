@@ -26,6 +26,8 @@ import { apiKeySlot } from "./settings-secrets";
 import type { EventBus } from "../platform/event-bus";
 import { KeyedMutex } from "../platform/keyed-mutex";
 import type { ProjectTrust } from "../projects/project-trust";
+import { hideEntriesInside } from "../shared/sandbox";
+import type { SandboxAvailability } from "../tools/sandbox/sandbox-rules";
 
 const DB_BACKED_FLAG = "__dbBacked";
 /** The layer of a project without settings: one object, so what is worked out from it is reused. */
@@ -48,6 +50,8 @@ export type SettingsServiceDeps = {
   databaseFile: string;
   /** Whether the user trusts what a project's layer brings; absent, no project is trusted. */
   trust?: ProjectTrust;
+  /** Whether this machine can sandbox commands (probed once); absent, snapshots do not know. */
+  sandboxAvailability?: () => Promise<SandboxAvailability>;
 };
 
 export class SettingsService {
@@ -137,6 +141,7 @@ export class SettingsService {
       const merged = applyPatch(raw, patch);
       const issues = issuesForTouchedKeys(merged, Object.keys(patch), projectSettingsShape);
       if (issues.length > 0) throw invalid("project settings are invalid", issues);
+      if (Object.hasOwn(patch, "sandbox")) refuseHiddenProjectPaths(merged, project.dir);
       const { [DB_BACKED_FLAG]: _flag, ...projectValue } = validateProjectLayer(
         merged,
         projectSettingsShape,
@@ -237,7 +242,8 @@ export class SettingsService {
   async snapshot(project: ProjectRow): Promise<ProjectSnapshot> {
     const layer = await this.readProjectLayer(project);
     const trusted = this.deps.trust?.isTrusted(project.id, layer.raw) ?? false;
-    return new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted);
+    const sandbox = await this.deps.sandboxAvailability?.();
+    return new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted, sandbox);
   }
 
   /**
@@ -328,6 +334,23 @@ export class SettingsService {
     if (keyOnly.length > 0) out.providers = [...(Array.isArray(out.providers) ? out.providers : []), ...keyOnly];
     return out;
   }
+}
+
+/**
+ * `sandbox.hide` on a project may not name the project or a path inside it (contract 7.5): the project
+ * is the sandbox's working folder, and the `file` tool reads it whatever the sandbox hides.
+ */
+function refuseHiddenProjectPaths(layer: JsonObject, projectDir: string): void {
+  const hide = (layer.sandbox as { hide?: string[] } | undefined)?.hide ?? [];
+  const inside = hideEntriesInside(hide, projectDir);
+  if (inside.length > 0)
+    throw invalid(
+      `sandbox.hide cannot name the project or a path inside it (${inside.join(", ")}): the project is the sandbox's working folder`,
+      inside.map((entry) => ({
+        path: ["sandbox", "hide", hide.indexOf(entry)],
+        message: `${entry} is inside the project: it cannot be hidden from commands that run there`,
+      })),
+    );
 }
 
 function parsePatch(body: unknown, schema: z.ZodType) {

@@ -14,9 +14,9 @@ export const createProjectBodySchema = z.strictObject({ dir: z.string().min(1) }
 /** POST /api/projects/:id/trust. */
 export const trustBodySchema = z.strictObject({ trusted: z.boolean() });
 
-const trustItemKindSchema = z.enum(["gate", "action", "mcpServer"]);
+const trustItemKindSchema = z.enum(["gate", "action", "mcpServer", "sandbox"]);
 
-/** An entry of `.app.json` that waits for trust: an `allow` gate, an action, an MCP server. */
+/** An entry of `.app.json` that waits for trust: an `allow` gate, an action, an MCP server, a sandbox loosening. */
 export const trustItemSchema = z.object({ kind: trustItemKindSchema, id: z.string(), summary: z.string() });
 export type TrustItemView = z.infer<typeof trustItemSchema>;
 

@@ -2,6 +2,8 @@
 // Stored layers are read loosely (unknown keys survive); PATCH bodies are strict so typos fail loudly.
 import { z } from "zod";
 import { compactionSettingsSchema } from "./compaction";
+import { sandboxSettingsSchema } from "./sandbox";
+import { webFetchSettingsSchema } from "./web-fetch";
 
 export const toolGateSchema = z.enum(["off", "ask", "allow"]);
 export type ToolGate = z.infer<typeof toolGateSchema>;
@@ -121,6 +123,8 @@ const sharedShape = {
   /** The model a new chat takes when it names none. */
   defaultModel: z.string().min(1),
   mcpServers: z.array(mcpServerEntrySchema),
+  /** Where `shell` runs (contract 7.5): `mode`, `network`, `hide`. A project's `hide` adds to the app's. */
+  sandbox: sandboxSettingsSchema,
 };
 
 const appOnlyShape = {
@@ -134,6 +138,8 @@ const appOnlyShape = {
   access: z.object({ sessionIdleDays: z.number().int().min(1).max(365) }).partial(),
   /** MCP servers: how long one may take to start (initialise and list its tools) before it counts as failed. */
   mcp: z.object({ startupTimeoutMs: z.number().int().min(1_000).max(600_000) }).partial(),
+  /** Which private addresses `web_fetch` may reach (none by default): the user's defence, never a repository's. */
+  webFetch: webFetchSettingsSchema,
 };
 
 const projectOnlyShape = {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { usageSchema } from "./usage";
 import { contextReportSchema } from "./context";
 import { compactionEventSchema } from "./compaction";
+import { approvalReasonSchema } from "./approval-reasons";
 
 export const streamEventSchemas = {
   "turn.start": z.object({
@@ -21,11 +22,13 @@ export const streamEventSchemas = {
     arguments: z.unknown(),
     parentCallId: z.string().optional(),
   }),
+  // `reasons`: why the call asks even if its gate allows it (contract 7.5); absent when only the gate asks.
   "tool.approval": z.object({
     callId: z.string(),
     name: z.string(),
     arguments: z.unknown(),
     parentCallId: z.string().optional(),
+    reasons: z.array(approvalReasonSchema).min(1).optional(),
   }),
   "tool.question": z.object({
     callId: z.string(),

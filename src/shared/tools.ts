@@ -22,6 +22,10 @@ export const catalogToolSchema = z.object({
   gate: toolGateSchema,
   /** An MCP tool listed from the cache while its server is still starting. */
   starting: z.boolean().optional(),
+  /** `shell` (and stdio MCP tools): whether it runs in the sandbox (contract 7.5)… */
+  sandboxed: z.boolean().optional(),
+  /** …and why not, when it does not. */
+  sandboxReason: z.string().optional(),
 });
 export type CatalogTool = z.infer<typeof catalogToolSchema>;
 

@@ -20,8 +20,11 @@ export type FileArgs = z.infer<typeof fileArgsSchema>;
 /** Called before a write with what the file held (null: it did not exist) and what it will hold. */
 export type WriteRecorder = (relPath: string, before: Buffer | null, after: Buffer) => void | Promise<void>;
 
-/** `readOnly`: write and edit are refused whatever the arguments (the `file:read` grant, Plan mode). */
-export type FileToolOptions = { root: string; recordWrite?: WriteRecorder; readOnly?: boolean };
+/**
+ * `readOnly`: write and edit are refused whatever the arguments (the `file:read` grant, Plan mode).
+ * `planned`: the write as `planWrite` worked it out for these arguments before the call was approved.
+ */
+export type FileToolOptions = { root: string; recordWrite?: WriteRecorder; readOnly?: boolean; planned?: PlannedWrite };
 
 const MAX_READ_BYTES = 10 * 1024 * 1024;
 const DEFAULT_READ_LINES = 2_000;
@@ -41,12 +44,9 @@ export async function runFileTool(
     case "search":
       return search(args, options.root);
     case "write":
-      if (options.readOnly) throw readOnlyRefusal(args.action);
-      if (args.content === undefined) throw new ToolError("write needs `content`");
-      return write(options, args.path, () => Buffer.from(args.content!, "utf8"));
     case "edit":
       if (options.readOnly) throw readOnlyRefusal(args.action);
-      return edit(args, options);
+      return commitWrite(options.planned ?? (await planWrite(args, options.root)), options);
   }
 }
 
@@ -162,46 +162,71 @@ async function searchableBytes(abs: string, rel: string): Promise<Buffer | undef
   }
 }
 
+/** A write or edit worked out before it runs: the path as given and as resolved, the bytes before and after. */
+export type PlannedWrite = { given: string; rel: string; before: Buffer | null; after: Buffer };
+
 /**
- * Writes what `next` makes of the current bytes, atomically. The file is read again just before the
- * rename: if something else changed it since, the write is refused rather than clobbering that change.
+ * Works out a write or edit without writing anything, so its refusals (a path out of the project, a
+ * missing file, `oldText` not found) come before the user is asked, and what the user approves (a
+ * protected path, a package.json's scripts) is exactly what `commitWrite` writes.
  */
-async function write(options: FileToolOptions, relPath: string | undefined, next: (before: Buffer | null) => Buffer) {
-  const { rel } = await resolveProjectPath(options.root, relPath, "write");
-  const before = await readConfinedText(options.root, rel);
-  const after = next(before);
+export async function planWrite(args: FileArgs, root: string): Promise<PlannedWrite> {
+  if (args.action === "write") {
+    if (args.content === undefined) throw new ToolError("write needs `content`");
+    const content = args.content;
+    return plan(root, args.path, () => Buffer.from(content, "utf8"));
+  }
+  if (args.action !== "edit") throw new ToolError(`"${args.action}" does not write`);
+  if (!args.oldText) throw new ToolError("edit needs `oldText` (the exact text to replace)");
+  if (args.newText === undefined) throw new ToolError("edit needs `newText`");
+  return plan(root, args.path, (before) => edited(args, before));
+}
+
+async function plan(
+  root: string,
+  relPath: string | undefined,
+  next: (before: Buffer | null) => Buffer,
+): Promise<PlannedWrite> {
+  const { rel } = await resolveProjectPath(root, relPath, "write");
+  const before = await readConfinedText(root, rel);
+  return { given: relPath!, rel, before, after: next(before) };
+}
+
+/**
+ * Writes a planned change atomically, if nothing moved since it was planned (the user may have taken a
+ * while to approve it): the path resolves to the same file, which holds the same bytes. Otherwise the
+ * write is refused rather than clobbering that change or landing where nobody approved.
+ */
+export async function commitWrite(planned: PlannedWrite, options: FileToolOptions) {
+  const { rel } = await resolveProjectPath(options.root, planned.given, "write");
+  if (rel !== planned.rel)
+    throw new ToolError(`"${planned.given}" now leads to "${rel}" (a link changed); nothing was written`);
   const now = await readConfinedText(options.root, rel);
-  if (!sameBytes(before, now))
-    throw new ToolError(`"${rel}" changed while Parley was writing it; read it again and retry`);
-  await options.recordWrite?.(rel, before, after);
+  if (!sameBytes(planned.before, now))
+    throw new ToolError(`"${rel}" changed since this call read it; read it again and retry`);
+  await options.recordWrite?.(rel, planned.before, planned.after);
   // The folder is resolved again as it is written: a link swapped in since the check fails the write.
-  await confined(() => writeConfined(options.root, rel, after));
-  return { path: rel, bytesBefore: before?.length ?? 0, bytesAfter: after.length };
+  await confined(() => writeConfined(options.root, rel, planned.after));
+  return { path: rel, bytesBefore: planned.before?.length ?? 0, bytesAfter: planned.after.length };
 }
 
 function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a.equals(b);
 }
 
-async function edit(args: FileArgs, options: FileToolOptions) {
-  if (!args.oldText) throw new ToolError("edit needs `oldText` (the exact text to replace)");
-  if (args.newText === undefined) throw new ToolError("edit needs `newText`");
-  return write(options, args.path, (before) => {
-    if (before === null) throw new ToolError(`"${args.path}" does not exist; use write to create it`);
-    if (before.subarray(0, 8192).includes(0)) throw new ToolError(`"${args.path}" is not a text file`);
-    const text = before.toString("utf8");
-    const count = text.split(args.oldText!).length - 1;
-    if (count === 0)
-      throw new ToolError("`oldText` was not found in the file; read it again and copy the text exactly");
-    if (count > 1 && !args.replaceAll)
-      throw new ToolError(
-        `\`oldText\` occurs ${count} times; add surrounding lines to make it unique, or set replaceAll`,
-      );
-    return Buffer.from(
-      args.replaceAll
-        ? text.split(args.oldText!).join(args.newText!)
-        : text.replace(args.oldText!, () => args.newText!),
-      "utf8",
+/** What an edit makes of the file's bytes. */
+function edited(args: FileArgs, before: Buffer | null): Buffer {
+  if (before === null) throw new ToolError(`"${args.path}" does not exist; use write to create it`);
+  if (before.subarray(0, 8192).includes(0)) throw new ToolError(`"${args.path}" is not a text file`);
+  const text = before.toString("utf8");
+  const count = text.split(args.oldText!).length - 1;
+  if (count === 0) throw new ToolError("`oldText` was not found in the file; read it again and copy the text exactly");
+  if (count > 1 && !args.replaceAll)
+    throw new ToolError(
+      `\`oldText\` occurs ${count} times; add surrounding lines to make it unique, or set replaceAll`,
     );
-  });
+  return Buffer.from(
+    args.replaceAll ? text.split(args.oldText!).join(args.newText!) : text.replace(args.oldText!, () => args.newText!),
+    "utf8",
+  );
 }

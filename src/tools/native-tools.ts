@@ -65,6 +65,19 @@ export const askUserArgsSchema = z.object({
   choices: z.array(z.string().min(1)).max(20).optional().describe("Answers to offer as buttons"),
 });
 
+/** The most of a body `web_fetch` reads (contract 7.5); `maxBytes` may ask for less. */
+export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
+
+export const webFetchArgsSchema = z.object({
+  url: z.string().min(1).max(8192).describe("The http or https URL to GET"),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`Read at most this many bytes of the body (default and most: ${WEB_FETCH_MAX_BYTES})`),
+});
+
 /** A JSON Schema object as tools carry it (upstream `parameters`, MCP `inputSchema`). */
 export type ToolParameters = {
   type: "object";
@@ -79,6 +92,8 @@ export type NativeTool = {
   defaultGate: ToolGate;
   /** Runs straight from the composer (`@shell …`) instead of going to the model. */
   directlyInvocable: boolean;
+  /** The argument a bare composer text fills (`@shell ls` is `{cmd: "ls"}`). */
+  positional?: string;
   /** What Parley accepts. */
   args: z.ZodType;
   /** The same, as the JSON Schema the model and the composer see. */
@@ -90,14 +105,23 @@ function jsonSchema(schema: z.ZodType): ToolParameters {
   return rest as ToolParameters;
 }
 
+/** `positional`: the tool runs straight from the composer, a bare text filling that argument. */
 function tool(
   name: string,
   description: string,
   defaultGate: ToolGate,
   args: z.ZodType,
-  directlyInvocable = false,
+  positional?: string,
 ): NativeTool {
-  return { name, description, defaultGate, directlyInvocable, args, parameters: jsonSchema(args) };
+  return {
+    name,
+    description,
+    defaultGate,
+    directlyInvocable: positional !== undefined,
+    ...(positional ? { positional } : {}),
+    args,
+    parameters: jsonSchema(args),
+  };
 }
 
 export const NATIVE_TOOLS: readonly NativeTool[] = [
@@ -106,13 +130,20 @@ export const NATIVE_TOOLS: readonly NativeTool[] = [
     "Run a shell command in the project folder and get its exit code and output",
     "ask",
     shellArgsSchema,
-    true,
+    "cmd",
   ),
   tool("file", "Read, list, search, write or edit files in the project", "ask", fileArgsSchema),
   tool("subagent", "Hand a task to a defined agent and get its final answer", "allow", subagentArgsSchema),
   tool("report_progress", "Tell the user how far a long task has come", "allow", reportProgressArgsSchema),
   tool("task", "Keep the task list for the current work (send the whole list each time)", "allow", taskArgsSchema),
   tool("ask_user", "Ask the user a question and wait for the answer", "allow", askUserArgsSchema),
+  tool(
+    "web_fetch",
+    "GET a web page or text file over http(s): HTML comes back as markdown, with the final URL, status and type",
+    "ask",
+    webFetchArgsSchema,
+    "url",
+  ),
 ];
 
 export const NATIVE_TOOL_NAMES: ReadonlySet<string> = new Set(NATIVE_TOOLS.map((t) => t.name));

@@ -7,6 +7,7 @@ import type { ProjectRegistry } from "../projects/project-registry";
 import type { SettingsService } from "../settings/settings-service";
 import { revertTurn } from "../chat/turn-revert";
 import type { CatalogTool } from "../shared/tools";
+import type { SandboxStatus } from "../shared/sandbox";
 import type { CheckpointsRepo } from "../chat/checkpoints-repo";
 import type { McpManager } from "./mcp/manager";
 import { toolGate } from "./gate";
@@ -24,6 +25,11 @@ export type ToolRoutesDeps = {
   checkpoints: CheckpointsRepo;
 };
 
+/** A catalog row's sandbox fields: `sandboxed`, and the reason when it is not. */
+function sandboxFields(status: SandboxStatus): Pick<CatalogTool, "sandboxed" | "sandboxReason"> {
+  return status.sandboxed ? { sandboxed: true } : { sandboxed: false, sandboxReason: status.reason ?? "not sandboxed" };
+}
+
 export function toolRoutes(deps: ToolRoutesDeps): Router {
   const router = routeRouter();
 
@@ -37,6 +43,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
         description: t.description,
         parameters: t.parameters,
         gate: toolGate(t.name, gates),
+        ...(t.name === "shell" ? sandboxFields(snapshot.shellSandbox) : {}),
       })),
       ...deps.mcp.toolsFor(snapshot).map((t) => ({
         name: t.id,

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import type { StreamEvent } from "../shared/stream-events";
 import type { ToolGate } from "../shared/settings";
-import { runFileTool, type WriteRecorder } from "./file-tool";
+import { planWrite, runFileTool, type FileArgs, type PlannedWrite, type WriteRecorder } from "./file-tool";
 import { needsApproval, toolGate } from "./gate";
 import type { PendingInteractions } from "./interactions";
 import {
@@ -18,8 +18,12 @@ import {
   shellArgsSchema,
   subagentArgsSchema,
   taskArgsSchema,
+  webFetchArgsSchema,
 } from "./native-tools";
 import type { Usage } from "../shared/usage";
+import type { ApprovalReason } from "../shared/approval-reasons";
+import { changesState, type UntrustedInput } from "./untrusted-input";
+import { protectedWrite } from "./protected-paths";
 
 /** A subagent's answer: failed or not on its own terms, with its usage for the calling turn. */
 class SubagentResult {
@@ -29,10 +33,12 @@ class SubagentResult {
     readonly usage?: Usage,
   ) {}
 }
-import { runShell } from "./shell";
+import { runShell, type ShellSandbox } from "./shell";
 import { unifiedDiff } from "./unified-diff";
 import { ToolError } from "./tool-error";
 import { TOOL_SEARCH, toolSearchArgsSchema } from "./tool-search";
+import { webFetch } from "./web-fetch/web-fetch";
+import type { WebFetchSettings } from "../shared/web-fetch";
 
 export type ToolCallRequest = { id: string; name: string; arguments: string };
 /** `usage`: what a subagent's own steps cost, counted in the calling turn. */
@@ -67,8 +73,14 @@ export type ToolRunContext = {
   mcpValidate?: (name: string, args: unknown) => string[] | undefined;
   /** Set for the calls a subagent makes. */
   parentCallId?: string;
+  /** What the turn has read from outside (shared with its subagents): later state changes ask (contract 7.5). */
+  untrusted: UntrustedInput;
   /** Runs `tool_search` when the turn's MCP tools are held back by the tool budget (contract 7.3). */
   toolSearch?: (args: z.infer<typeof toolSearchArgsSchema>) => unknown;
+  /** Wraps `shell` commands in the project's sandbox (contract 7.5); absent, they run unconfined. */
+  sandbox?: ShellSandbox;
+  /** The app's `webFetch` setting: which private addresses `web_fetch` may reach (none when absent). */
+  webFetch?: WebFetchSettings;
 };
 
 export const DENIED_OUTPUT = "The user denied this call.";
@@ -164,13 +176,36 @@ async function checkAndRun(
   const problems = isMcp ? ctx.mcpValidate?.(call.name, args) : undefined;
   if (problems) throw new ToolError(`the arguments do not fit ${call.name}'s schema: ${problems.join("; ")}`);
   if (ctx.signal.aborted) throw new ToolError("the turn was cancelled");
-  if (needsApproval(call.name, gate, args)) {
-    ctx.emit({ event: "tool.approval", data: { callId: call.id, name: call.name, arguments: args, ...parent } });
+  // A write is worked out before anyone is asked: its refusals never reach the user, and what a
+  // protected path's approval shows is what gets written.
+  const planned =
+    call.name === "file" && changesState(call.name, args) ? await planWrite(args as FileArgs, ctx.root) : undefined;
+  // Reasons to ask whatever the gate says (contract 7.5). "Always allow" on such a call sets the gate
+  // for later turns; these reasons still ask, in this turn and any other that meets them.
+  const reasons = [ctx.untrusted.reasonFor(call.name, args), planned && protectedWrite(planned)].filter(
+    (reason): reason is ApprovalReason => reason !== undefined,
+  );
+  if (needsApproval(call.name, gate, args) || reasons.length > 0) {
+    ctx.emit({
+      event: "tool.approval",
+      data: {
+        callId: call.id,
+        name: call.name,
+        arguments: args,
+        ...parent,
+        ...(reasons.length > 0 ? { reasons } : {}),
+      },
+    });
     const approval = await ctx.interactions.waitForApproval(ctx.chatId, call.id, ctx.signal);
     if (approval.decision === "deny") throw new ToolError(DENIED_OUTPUT);
     if (approval.remember) await ctx.rememberAllow(call.name);
   }
-  return execute(call, args, ctx, parent);
+  try {
+    return await execute(call, args, ctx, parent, planned);
+  } finally {
+    // Its output, or its error in the server's words, reaches the model: from here on the turn is steered by it.
+    ctx.untrusted.read(call.name, call.id);
+  }
 }
 
 /** A write through `file:read` is refused in words, before its arguments are checked. */
@@ -187,6 +222,7 @@ async function execute(
   args: unknown,
   ctx: ToolRunContext,
   parent: { parentCallId?: string },
+  planned?: PlannedWrite,
 ): Promise<unknown> {
   if (call.name.startsWith("mcp__") && ctx.mcpCall) {
     const result = await ctx.mcpCall(call.name, args, ctx.signal);
@@ -195,12 +231,17 @@ async function execute(
   }
   switch (call.name) {
     case "shell":
-      return runShell(args as z.infer<typeof shellArgsSchema>, { root: ctx.root, signal: ctx.signal });
+      return runShell(args as z.infer<typeof shellArgsSchema>, {
+        root: ctx.root,
+        signal: ctx.signal,
+        ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}),
+      });
     case "file":
       return runFileTool(args as z.infer<typeof fileArgsSchema>, {
         root: ctx.root,
         recordWrite: ctx.recordWrite,
         readOnly: fileIsReadOnly(ctx.tools),
+        ...(planned ? { planned } : {}),
       });
     case "report_progress":
       ctx.emit({ event: "progress", data: { message: (args as z.infer<typeof reportProgressArgsSchema>).message } });
@@ -212,6 +253,11 @@ async function execute(
       const result = await ctx.runSubagent!(args as z.infer<typeof subagentArgsSchema>, call.id, ctx.signal);
       return new SubagentResult(result.ok, result.output, result.usage);
     }
+    case "web_fetch":
+      return webFetch(args as z.infer<typeof webFetchArgsSchema>, {
+        signal: ctx.signal,
+        ...(ctx.webFetch ? { settings: ctx.webFetch } : {}),
+      });
     case "ask_user": {
       const { question, choices } = args as z.infer<typeof askUserArgsSchema>;
       ctx.emit({

@@ -299,7 +299,7 @@ describe("web UI: custom prompts", function () {
     );
     assert.equal(await native.isChecked(), false);
     await native.check();
-    for (const name of ["shell", "subagent", "report_progress", "task", "ask_user"])
+    for (const name of ["shell", "subagent", "report_progress", "task", "ask_user", "web_fetch"])
       assert.ok(await box(name).isChecked(), name);
     assert.equal(await box("file").isChecked(), false, "a locked tool stays unticked");
     assert.equal(await indeterminate(native), false);
@@ -321,7 +321,7 @@ describe("web UI: custom prompts", function () {
     await statusLine().filter({ hasText: "Saved" }).waitFor();
     let saved = (await projectPrompts()).find((p) => p.id === prompt.id)!;
     assert.deepEqual(saved.preset, {
-      tools: ["subagent", "report_progress", "task", "ask_user"],
+      tools: ["subagent", "report_progress", "task", "ask_user", "web_fetch"],
       agentFiles: false,
       skills: true,
     });

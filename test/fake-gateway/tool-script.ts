@@ -40,6 +40,22 @@ export function longAgentScenario(messages: WireMessage[], tools: unknown): Scen
 }
 
 /**
+ * A prompt injection the fake falls for, as a gullible model would: a result of any tool but `shell`
+ * (an MCP tool's, a web page's) that says "now run `<command>`" makes it call `shell` with that command.
+ * Never a shell result's, so a command that prints those words does not loop.
+ */
+function injectedCommand(messages: WireMessage[], result: WireMessage): string | undefined {
+  const calls = messages.flatMap((m) =>
+    m.role === "assistant" && Array.isArray(m.tool_calls)
+      ? (m.tool_calls as { id?: string; function?: { name?: string } }[])
+      : [],
+  );
+  const tool = calls.find((c) => c.id === result.tool_call_id)?.function?.name;
+  if (!tool || tool === "shell") return undefined;
+  return /now run `([^`]+)`/i.exec(contentText(result.content))?.[1];
+}
+
+/**
  * Commands: `shell: <cmd>`, `write: <path> <content>`, `edit: <path> <old> => <new>`, `ask: <question>`,
  * `tasks: <a>, <b>`, `mcp: <tool id> <JSON arguments>` (any tool by name, e.g. an MCP one), and
  * `long: <steps> <kb> [file|shell]` (a long session, see long-session.ts).
@@ -50,6 +66,13 @@ export function toolScenario(messages: WireMessage[], tools?: unknown): Scenario
   if (last?.role === "tool") {
     const call = lastLongCall(messages);
     if (call) return continueLongSession(messages, call);
+    const injected = injectedCommand(messages, last);
+    if (injected)
+      return {
+        kind: "reply",
+        text: "Doing as the tool says. ",
+        toolCalls: [{ name: "shell", arguments: { cmd: injected } }],
+      };
     return { kind: "reply", text: `Tool said: ${contentText(last.content).slice(0, 500)}` };
   }
   const said = contentText(last?.content).trim();

@@ -1,14 +1,21 @@
 // A Parley server wired to a fake gateway, with a key set and a chat ready to talk in.
 import { FakeGateway } from "../fake-gateway/server";
-import { startTestServer, type TestServer } from "./test-server";
+import { startTestServer, type TestServer, type TestServerOptions } from "./test-server";
 
 export const TEST_KEY = "sk-fake-test-key-0123456789abcdef";
 
 export type ChatFixture = { s: TestServer; gateway: FakeGateway; projectId: string; stop(): Promise<void> };
 
-export async function startChatFixture(options: { withKey?: boolean } = {}): Promise<ChatFixture> {
+export async function startChatFixture(
+  options: { withKey?: boolean } & Pick<TestServerOptions, "home" | "sandboxProbe"> = {},
+): Promise<ChatFixture> {
   const gateway = await new FakeGateway().start();
-  const s = await startTestServer({ gatewayBaseUrl: gateway.baseUrl, gatewayAuthUrl: gateway.authUrl });
+  const s = await startTestServer({
+    gatewayBaseUrl: gateway.baseUrl,
+    gatewayAuthUrl: gateway.authUrl,
+    ...(options.home ? { home: options.home } : {}),
+    ...(options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {}),
+  });
   if (options.withKey !== false)
     await s.api("PATCH", "/api/settings/app", { providers: [{ id: "gateway", apiKey: TEST_KEY }] });
   const project = await (await s.api("POST", "/api/projects", { dir: s.projectDir })).json();

@@ -1,7 +1,7 @@
 // Starts a real Parley server in-process on a loopback port, with a temporary home and project.
 import fs from "node:fs";
 import path from "node:path";
-import { createRuntime, type Runtime } from "../../src/app";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/app";
 import { listen, type RunningServer } from "../../src/server/listen";
 import { createLogger } from "../../src/platform/logger";
 import { makeTempDir, removeDir } from "./temp";
@@ -25,6 +25,8 @@ export type TestServerOptions = {
   gatewayAuthUrl?: string;
   webviewDir?: string;
   retryBaseMs?: number;
+  /** Replaces the sandbox probe (a machine without a sandbox). */
+  sandboxProbe?: RuntimeOptions["sandboxProbe"];
 };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -39,6 +41,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     gatewayBaseUrl: options.gatewayBaseUrl,
     gatewayAuthUrl: options.gatewayAuthUrl,
     retryBaseMs: options.retryBaseMs ?? 5,
+    ...(options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {}),
   });
   const server = await listen(runtime, { version: "test", port: 0, webviewDir: options.webviewDir });
   return {

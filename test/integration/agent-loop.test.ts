@@ -7,6 +7,15 @@ import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../
 import { until } from "../helpers/poll";
 import { readEvents, text, type ReceivedEvent } from "../helpers/sse";
 
+/** A process's command line, or "" once it is gone. */
+function cmdline(pid: string): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 type Answer = (event: ReceivedEvent) => unknown;
 
 describe("agent loop", function () {
@@ -81,6 +90,7 @@ describe("agent loop", function () {
       "report_progress",
       "shell",
       "task",
+      "web_fetch",
     ]);
     const second = f.gateway.completions[1]!.body as any;
     const toolMessage = second.messages.at(-1);
@@ -294,13 +304,15 @@ describe("agent loop", function () {
 
   it("runs shell with a clean environment, a capped output, and a timeout that kills the whole group", async () => {
     await f.s.api("PATCH", `/api/settings/project?${q}`, { toolGates: { shell: "allow" } });
-    const pidFile = path.join(f.s.projectDir, "bg.pid");
+    // Found by its arguments, not by `$!`: inside the sandbox's own process namespace that number is
+    // not the process's number on the host.
+    const marker = `${30 + Math.random()}`;
     f.gateway.enqueue({
       kind: "reply",
       toolCalls: [
         { name: "shell", arguments: { cmd: "env" } },
         { name: "shell", arguments: { cmd: "head -c 52428800 /dev/zero | tr '\\\\0' a" } },
-        { name: "shell", arguments: { cmd: `sleep 30 & echo $! > ${pidFile}; sleep 30`, timeoutMs: 500 } },
+        { name: "shell", arguments: { cmd: `sleep ${marker} & echo started; sleep 30`, timeoutMs: 500 } },
       ],
     });
     const { events } = await turn("go");
@@ -310,10 +322,14 @@ describe("agent loop", function () {
     assert.equal(big.truncated, true);
     assert.ok(big.output.length < 70_000, `${big.output.length}`);
     assert.equal(slow.timedOut, true);
-    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    assert.match(slow.output, /started/, "the background child was started");
     // Gone, or a zombie waiting for a reaper: either way no longer running.
-    const stateOf = () =>
-      fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] : "gone";
+    const stateOf = () => {
+      const pid = fs
+        .readdirSync("/proc")
+        .find((entry) => /^\d+$/.test(entry) && cmdline(entry) === `sleep\0${marker}\0`);
+      return pid ? fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0]! : "gone";
+    };
     const state = await until(
       stateOf,
       (s) => s === "gone" || s === "Z",

@@ -44,6 +44,17 @@ const table: [string, ComposerRoute][] = [
   ["@shell: junk", message],
   ["@shell {not json", tool("shell", { cmd: "{not json" })],
   ["@shell [1,2]", tool("shell", { cmd: "[1,2]" })],
+  // web_fetch: a bare URL is its `url`
+  ["@web_fetch https://example.com/a?b=c&d=e", tool("web_fetch", { url: "https://example.com/a?b=c&d=e" })],
+  ["@web_fetch:url=`https://example.com/`", tool("web_fetch", { url: "https://example.com/" })],
+  [
+    "@web_fetch url=https://example.com/ maxBytes=1000",
+    tool("web_fetch", { url: "https://example.com/", maxBytes: 1000 }),
+  ],
+  ["@web_fetch", message],
+  // other native tools never run from the composer
+  ["@ask_user why?", message],
+  ["@task a", message],
   // MCP tools
   ['@mcp__fs__read_file {"path":"a.txt"}', tool("mcp__fs__read_file", { path: "a.txt" })],
   ["@mcp__fs__read_file path=a.txt", tool("mcp__fs__read_file", { path: "a.txt" })],
@@ -99,7 +110,7 @@ describe("composer routing", () => {
         const text = Object.entries(object)
           .map(([k, v]) => `${k}=${quoteValue(v)}`)
           .join(" ");
-        assert.deepEqual(parseArguments(text, false), object);
+        assert.deepEqual(parseArguments(text), object);
       }),
     );
   });

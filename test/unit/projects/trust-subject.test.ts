@@ -40,6 +40,22 @@ describe("trust subject", () => {
     assert.deepEqual(trustSubject({ actions: "nope", mcpServers: [1, null], toolGates: [] }), []);
   });
 
+  it("covers the sandbox settings that loosen it (mode off, any network), not those that tighten it", () => {
+    const items = (sandbox: unknown) => trustSubject({ sandbox }).map(({ kind, id, summary }) => [kind, id, summary]);
+    assert.deepEqual(items({ mode: "off", network: "on" }), [
+      ["sandbox", "mode", "sandbox.mode: off"],
+      ["sandbox", "network", "sandbox.network: on"],
+    ]);
+    assert.deepEqual(items({ network: ["registry.npmjs.org", "github.com"] }), [
+      ["sandbox", "network", "sandbox.network: registry.npmjs.org, github.com"],
+    ]);
+    assert.deepEqual(items({ mode: "on", network: "off", hide: ["/srv/keys"] }), []);
+    assert.deepEqual(items("off"), []);
+    // Another host list is another loosening: the trust lapses.
+    const record = trustRecord(trustSubject({ sandbox: { network: ["a.com"] } }));
+    assert.ok(!covers(record, trustSubject({ sandbox: { network: ["a.com", "evil.com"] } })));
+  });
+
   it("keeps a trust across reformatting and removals, and lapses it on an added or changed entry", () => {
     const record = trustRecord(trustSubject(layer));
     const reordered = JSON.parse(

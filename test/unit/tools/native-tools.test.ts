@@ -10,19 +10,22 @@ import {
   SHELL_MAX_TIMEOUT_MS,
   shellArgsSchema,
   taskArgsSchema,
+  WEB_FETCH_MAX_BYTES,
+  webFetchArgsSchema,
 } from "../../../src/tools/native-tools";
 
 describe("native tools and their argument schemas", () => {
-  it("lists the six native tools with the default gates of the contract; only shell runs from the composer", () => {
+  it("lists the seven native tools with the default gates of the contract; shell and web_fetch run from the composer", () => {
     assert.deepEqual(
-      NATIVE_TOOLS.map((t) => [t.name, t.defaultGate, t.directlyInvocable]),
+      NATIVE_TOOLS.map((t) => [t.name, t.defaultGate, t.directlyInvocable, t.positional]),
       [
-        ["shell", "ask", true],
-        ["file", "ask", false],
-        ["subagent", "allow", false],
-        ["report_progress", "allow", false],
-        ["task", "allow", false],
-        ["ask_user", "allow", false],
+        ["shell", "ask", true, "cmd"],
+        ["file", "ask", false, undefined],
+        ["subagent", "allow", false, undefined],
+        ["report_progress", "allow", false, undefined],
+        ["task", "allow", false, undefined],
+        ["ask_user", "allow", false, undefined],
+        ["web_fetch", "ask", true, "url"],
       ],
     );
     assert.deepEqual(
@@ -50,6 +53,7 @@ describe("native tools and their argument schemas", () => {
       report_progress: ["message"],
       task: ["items"],
       ask_user: ["question"],
+      web_fetch: ["url"],
     });
     for (const tool of NATIVE_TOOLS) {
       for (const [name, property] of Object.entries(tool.parameters.properties ?? {})) {
@@ -103,6 +107,14 @@ describe("native tools and their argument schemas", () => {
     assert.ok(askUserArgsSchema.safeParse({ question: "Which?", choices: Array(20).fill("a") }).success);
     assert.equal(askUserArgsSchema.safeParse({ question: "Which?", choices: Array(21).fill("a") }).success, false);
     assert.equal(askUserArgsSchema.safeParse({ question: "Which?", choices: [""] }).success, false);
+  });
+
+  it("takes a web_fetch call with a URL and an optional positive whole maxBytes (clamped, not refused, above 5 MB)", () => {
+    assert.equal(WEB_FETCH_MAX_BYTES, 5 * 1024 * 1024);
+    assert.ok(webFetchArgsSchema.safeParse({ url: "https://example.com/" }).success);
+    assert.ok(webFetchArgsSchema.safeParse({ url: "https://example.com/", maxBytes: WEB_FETCH_MAX_BYTES * 4 }).success);
+    for (const bad of [{}, { url: "" }, { url: 1 }, { url: "x", maxBytes: 0 }, { url: "x", maxBytes: 1.5 }])
+      assert.equal(webFetchArgsSchema.safeParse(bad).success, false, JSON.stringify(bad));
   });
 
   it("finds a native tool by name, and names MCP tools mcp__<server>__<tool>", () => {

@@ -8,6 +8,7 @@ import { PendingInteractions } from "../../../src/tools/interactions";
 import { fileArgsSchema, nativeTool, READ_ONLY_FILE } from "../../../src/tools/native-tools";
 import { offeredTools } from "../../../src/tools/offered-tools";
 import { runToolCall, type ToolRunContext } from "../../../src/tools/tool-runner";
+import { UntrustedInput } from "../../../src/tools/untrusted-input";
 import type { StreamEvent } from "../../../src/shared/stream-events";
 import { PLAN_AGENT } from "../../../src/projects/built-in-agents";
 import { makeTempDir, removeDir } from "../../helpers/temp";
@@ -35,6 +36,7 @@ describe("the read-only file grant", () => {
       logError: (line) => assert.fail(line),
       runSubagent: async () => assert.fail("no subagent may run"),
       mcpCall: async () => assert.fail("no MCP tool may run"),
+      untrusted: new UntrustedInput(),
     };
   }
   const call = (name: string, args: unknown) => ({ id: "call_1", name, arguments: JSON.stringify(args) });

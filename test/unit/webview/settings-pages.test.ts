@@ -76,6 +76,22 @@ describe("UI settings pages: the gate table", () => {
     );
   });
 
+  it("says whether shell runs sandboxed, and why not, only for the tools the catalog marks", () => {
+    const [native] = gateGroups(
+      [
+        { ...tool("shell", "native", "ask"), sandboxed: false, sandboxReason: "bubblewrap is not installed" },
+        tool("file", "native", "ask"),
+      ],
+      provenance,
+    );
+    assert.deepEqual(
+      native!.rows.map((row) => row.sandbox),
+      [{ sandboxed: false, reason: "bubblewrap is not installed" }, undefined],
+    );
+    const [sandboxed] = gateGroups([{ ...tool("shell", "native", "allow"), sandboxed: true }], provenance);
+    assert.deepEqual(sandboxed!.rows[0]!.sandbox, { sandboxed: true });
+  });
+
   it("takes a gate's layer from toolGates when it holds the tool, else from the older tools key", () => {
     assert.equal(gateLayer(provenance, "shell"), "project", "toolGates wins over tools, as the server reads them");
     assert.equal(gateLayer(provenance, "file"), "app");

@@ -60,6 +60,24 @@ describe("tool cards", () => {
     );
   });
 
+  it("names a web_fetch card by the host, and shows its page after where it came from", () => {
+    const args = { url: "https://example.com/docs/a?b=c" };
+    assert.equal(cardName("web_fetch", args), "web_fetch example.com");
+    assert.equal(cardName("web_fetch", { url: "not a url" }), "web_fetch not a url");
+    assert.equal(argumentSummary("web_fetch", args), "https://example.com/docs/a?b=c");
+    const result = {
+      url: "https://example.com/docs/b",
+      status: 200,
+      contentType: "text/html",
+      bytes: 10,
+      truncated: true,
+      content: "# B",
+    };
+    assert.equal(outputText("web_fetch", result), "[200 text/html from https://example.com/docs/b, cut]\n\n# B");
+    assert.deepEqual(storedOutput("web_fetch", JSON.stringify(result)), result, "read back after a reload");
+    assert.equal(storedOutput("web_fetch", "web_fetch refused …"), "web_fetch refused …", "a failure stays text");
+  });
+
   it("types diff lines, keeping the signs, and counts them; --- inside a hunk is a removal", () => {
     const lines = diffLines(DIFF);
     assert.deepEqual(

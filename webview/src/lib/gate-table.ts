@@ -3,6 +3,7 @@
 // change or reset it. Pure, so it is tested without a browser.
 import type { Provenance, SettingsLayerName, ToolGate } from "$shared/settings";
 import type { CatalogTool } from "$shared/tools";
+import type { SandboxStatus } from "$shared/sandbox";
 import { layerOf } from "./provenance";
 
 /**
@@ -15,6 +16,8 @@ export type GateRow = {
   gate: ToolGate;
   layer: SettingsLayerName;
   heldAllow: boolean;
+  /** `shell` (and stdio MCP tools): whether it runs in the sandbox, and why not (contract 7.5). */
+  sandbox?: SandboxStatus;
 };
 export type GateGroup = { id: string; label: string; rows: GateRow[] };
 
@@ -39,6 +42,16 @@ export function projectGate(projectLayer: GateLayer | undefined, name: string): 
 
 /** The project's own layer and whether the user trusts it (unknown until read: nothing is said then). */
 export type ProjectGates = { layer: GateLayer | undefined; trusted: boolean | undefined };
+
+/** The catalog's sandbox flag as a row shows it; nothing for tools the sandbox does not concern. */
+function sandboxOf(tool: CatalogTool): { sandbox?: SandboxStatus } {
+  if (tool.sandboxed === undefined) return {};
+  return {
+    sandbox: tool.sandboxed
+      ? { sandboxed: true }
+      : { sandboxed: false, reason: tool.sandboxReason ?? "no sandbox is available" },
+  };
+}
 
 /** Native tools first, then one group per MCP server in catalog order. */
 export function gateGroups(
@@ -68,6 +81,7 @@ export function gateGroups(
       gate: tool.gate,
       layer: gateLayer(provenance, tool.name),
       heldAllow,
+      ...sandboxOf(tool),
     });
   }
   return groups.sort((a, b) => (a.id === "native" ? -1 : b.id === "native" ? 1 : 0));

@@ -82,7 +82,7 @@ export function reduceTurn(turn: LiveTurn, event: StreamEvent): LiveTurn {
       if (event.event === "tool.call") return updateCard(turn, callId, (card) => card, create);
       const ask =
         event.event === "tool.approval"
-          ? { kind: "approval" as const }
+          ? { kind: "approval" as const, ...(event.data.reasons ? { reasons: event.data.reasons } : {}) }
           : {
               kind: "question" as const,
               question: event.data.question,

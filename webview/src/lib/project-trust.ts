@@ -50,6 +50,7 @@ const GROUPS: { kind: TrustKind; label: string }[] = [
   { kind: "gate", label: "Tool gates it loosens" },
   { kind: "action", label: "Actions" },
   { kind: "mcpServer", label: "MCP servers" },
+  { kind: "sandbox", label: "Sandbox settings it loosens" },
 ];
 
 export type TrustGroup = { kind: TrustKind; label: string; items: TrustItem[] };
@@ -61,7 +62,12 @@ export function trustGroups(covers: readonly TrustItem[]): TrustGroup[] {
   );
 }
 
-const KIND_NAMES: Record<TrustKind, string> = { gate: "tool gate", action: "action", mcpServer: "MCP server" };
+const KIND_NAMES: Record<TrustKind, string> = {
+  gate: "tool gate",
+  action: "action",
+  mcpServer: "MCP server",
+  sandbox: "sandbox setting",
+};
 const CHANGE_NAMES: Record<TrustChange["change"], string> = { added: "Added", changed: "Changed", removed: "Removed" };
 
 /** One change since the trust was given, in words: "Added action deploy2", then what it does now. */

@@ -2,13 +2,15 @@
 // the one-line summary, the status, the output as text and the diff as lines. Pure, so it is the
 // same for a live turn and for a transcript read back after a reload.
 import type { StreamEventData } from "$shared/stream-events";
+import type { ApprovalReason } from "$shared/approval-reasons";
 import type { AlwaysAllowMode } from "./project-trust";
 import { toolTitle, type ServerNames } from "./tool-titles";
 
 export type ToolStatus = "running" | "waiting" | "done" | "failed" | "denied" | "stopped" | "interrupted";
 
-/** What the card waits for from the user, if anything. */
-export type ToolAsk = { kind: "approval" } | { kind: "question"; question: string; choices?: string[] };
+/** What the card waits for from the user, if anything; `reasons`: why it asks even when allowed. */
+export type ToolAsk =
+  { kind: "approval"; reasons?: ApprovalReason[] } | { kind: "question"; question: string; choices?: string[] };
 
 export type ToolCardData = {
   callId: string;
@@ -68,7 +70,17 @@ export function cardName(name: string, args: unknown, names?: ServerNames): stri
   const a = record(args);
   if (name === "file" && str(a.path)) return `file ${a.path}`;
   if (name === "subagent" && str(a.agent)) return `subagent ${a.agent}`;
+  if (name === "web_fetch" && str(a.url)) return `web_fetch ${urlHost(a.url as string)}`;
   return toolTitle(name, names);
+}
+
+/** The host a URL names, for a card's name; the text itself when it is no URL. */
+function urlHost(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
 }
 
 /** One item of the plan the `task` tool keeps (contract 6.1). */
@@ -106,6 +118,8 @@ export function argumentSummary(name: string, args: unknown): string {
       return Array.isArray(a.items) ? taskProgress(taskItems(args)) : "";
     case "subagent":
       return str(a.task) ?? "";
+    case "web_fetch":
+      return str(a.url) ?? "";
     default: {
       const text = typeof args === "string" ? args : JSON.stringify(args ?? {});
       return text === "{}" ? "" : text.length > 120 ? `${text.slice(0, 119)}…` : text;
@@ -123,7 +137,7 @@ export function argumentsText(args: unknown): string {
  * tools whose output is an object are parsed, so a text output that happens to be JSON stays text.
  */
 export function storedOutput(name: string, content: string): unknown {
-  if ((name === "shell" || name === "file") && content.startsWith("{")) {
+  if ((name === "shell" || name === "file" || name === "web_fetch") && content.startsWith("{")) {
     try {
       return JSON.parse(content);
     } catch {
@@ -133,7 +147,10 @@ export function storedOutput(name: string, content: string): unknown {
   return content;
 }
 
-/** The output as text: a shell run's own text with its exit code, anything else as is or as JSON. */
+/**
+ * The output as text: a shell run's own text with its exit code, a fetched page after the line that
+ * says where it came from, anything else as is or as JSON.
+ */
 export function outputText(name: string, output: unknown): string {
   if (output === undefined) return "";
   if (typeof output === "string") return output;
@@ -145,6 +162,11 @@ export function outputText(name: string, output: unknown): string {
       o.truncated === true ? "output cut in the middle" : undefined,
     ].filter(Boolean);
     return `${o.output}${o.output.endsWith("\n") || o.output === "" ? "" : "\n"}[${notes.join(", ")}]`;
+  }
+  // web_fetch: where the text came from first (after redirects), then the page.
+  if (name === "web_fetch" && typeof o.content === "string") {
+    const type = typeof o.contentType === "string" && o.contentType ? ` ${o.contentType}` : "";
+    return `[${String(o.status)}${type} from ${String(o.url)}${o.truncated === true ? ", cut" : ""}]\n\n${o.content}`;
   }
   return JSON.stringify(output, null, 2);
 }

@@ -3,6 +3,7 @@
 // when it may take the focus. Pure, so each rule is unit-tested; the component only wires them.
 import { argumentSummary, type ToolCardData } from "./tool-cards";
 import { toolTitle, type ServerNames } from "./tool-titles";
+import { approvalReasonTexts } from "./approval-reasons";
 
 /** The region's element id: a waiting card's "Go to answer" focuses it. One chat view shows at a time. */
 export const WAITING_REGION_ID = "waiting-for-you";
@@ -13,7 +14,8 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 export function waitingAnnouncement(card: ToolCardData, names?: ServerNames): string {
   if (card.ask?.kind === "question") return `Parley is waiting for you: ${clip(card.ask.question.trim(), 200)}`;
   const subject = clip(argumentSummary(card.name, card.args).replace(/\s+/g, " ").trim(), 120);
-  return `Parley is waiting for you: allow ${toolTitle(card.name, names)}${subject ? ` on ${subject}` : ""}?`;
+  const why = approvalReasonTexts(card.ask?.reasons, names).map((reason) => ` ${reason}`);
+  return `Parley is waiting for you: allow ${toolTitle(card.name, names)}${subject ? ` on ${subject}` : ""}?${why.join("")}`;
 }
 
 /**
