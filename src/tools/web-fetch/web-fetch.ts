@@ -160,6 +160,13 @@ class Fetcher {
       if (this.signal.aborted) throw error;
       throw new ToolError(`the connection to ${url.host} broke while reading: ${(error as Error).message}`);
     });
+    // Past the hard limit (a 10 GB body, a decompression bomb) the fetch fails: nothing more was read,
+    // and the model is told how to get the start instead. A smaller maxBytes the model asked for cuts.
+    if (body.truncated && limit >= WEB_FETCH_MAX_BYTES)
+      throw new ToolError(
+        `${url.href} is larger than web_fetch's ${sizeWords(WEB_FETCH_MAX_BYTES)} limit (decompressed): ` +
+          `reading stopped there. Ask for its start with a smaller maxBytes.`,
+      );
     const kind = declaredKind(contentType) ?? sniffKind(body.bytes);
     if (kind === "binary") throw new ToolError(refusedBinary(url, "binary data without a content type"));
     const text = decodeText(body.bytes, contentType);
