@@ -95,7 +95,7 @@ export class SettingsService {
     if (unbound) throw unboundError(unbound);
     // A key is bound to the origin the entry points at once this patch is in force.
     await this.applySecrets(secrets, resolveLayers(this.deps.defaults, validateLayer(next, appSettingsShape).value));
-    this.deps.events.publish({ type: "settings.changed", data: { scope: "app" } });
+    this.deps.events.publish({ type: "settings.changed", data: { scope: "app", keys: touched } });
     return this.redactApp(validateLayer(next, appSettingsShape).value);
   }
 

@@ -2,7 +2,12 @@
 import { z } from "zod";
 
 export const appEventSchemas = {
-  "settings.changed": z.object({ scope: z.enum(["app", "project"]), projectId: z.string().optional() }),
+  /** `keys`: the top-level keys a change touched, when it is known (a view that shows others may skip it). */
+  "settings.changed": z.object({
+    scope: z.enum(["app", "project"]),
+    projectId: z.string().optional(),
+    keys: z.array(z.string()).optional(),
+  }),
   "projects.changed": z.object({ projectId: z.string() }),
   "prompts.changed": z.object({ scope: z.enum(["app", "project"]), projectId: z.string().optional() }),
   "chats.changed": z.object({ projectId: z.string(), chatId: z.string().optional() }),
