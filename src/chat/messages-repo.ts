@@ -70,16 +70,23 @@ export class MessagesRepo {
    * when the message had to be named before it was stored (a turn's `turn.start`).
    */
   append(chatId: string, message: NewMessage, id = newMessageId(), parentId = this.leafId(chatId)): Message {
-    this.db.transaction(() => this.insert(chatId, message, id, parentId))();
-    return this.byId(id)!;
+    return this.db.transaction(() => this.insert(chatId, message, id, parentId))();
   }
 
-  private insert(chatId: string, message: NewMessage, id: string, parentId: string | null): void {
-    statement(
+  /**
+   * Stores a row and moves the leaf to it. The message is made from what was written, not read back:
+   * a turn stores its rows between sending its request and reading the answer's first token.
+   */
+  private insert(chatId: string, message: NewMessage, id: string, parentId: string | null): Message {
+    const usageJson = message.usage ? JSON.stringify(message.usage) : null;
+    const metaJson = message.meta ? JSON.stringify(message.meta) : null;
+    const createdAt = nowIso();
+    const { seq } = statement(
       this.db,
       `INSERT INTO messages (id, chat_id, seq, role, content, status, model_id, usage_json, meta_json, parent_id, created_at)
-         VALUES (?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+         VALUES (?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING seq`,
+    ).get(
       id,
       chatId,
       chatId,
@@ -87,12 +94,25 @@ export class MessagesRepo {
       message.content,
       message.status,
       message.modelId ?? null,
-      message.usage ? JSON.stringify(message.usage) : null,
-      message.meta ? JSON.stringify(message.meta) : null,
+      usageJson,
+      metaJson,
       parentId,
-      nowIso(),
-    );
+      createdAt,
+    ) as { seq: number };
     this.setLeaf(chatId, id);
+    return toMessage({
+      id,
+      chat_id: chatId,
+      seq,
+      role: message.role,
+      content: message.content,
+      status: message.status,
+      model_id: message.modelId ?? null,
+      usage_json: usageJson,
+      meta_json: metaJson,
+      parent_id: parentId,
+      created_at: createdAt,
+    });
   }
 
   byId(id: string): Message | undefined {

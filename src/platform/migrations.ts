@@ -189,16 +189,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE VIRTUAL TABLE messages_fts USING fts5(
     content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
   );
-  INSERT INTO messages_fts(rowid, content) SELECT rowid, ${searchText("")} FROM messages;
-  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content) SELECT rowid, ${searchText("")} FROM messages WHERE content <> '';
+  -- An empty row (the answer a turn opens before its first token) is not indexed until it has text.
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN new.content <> '' BEGIN
     INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, ${searchText("new.")});
   END;
-  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.content <> '' BEGIN
     DELETE FROM messages_fts WHERE rowid = old.rowid;
   END;
   CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
-    DELETE FROM messages_fts WHERE rowid = old.rowid;
-    INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, ${searchText("new.")});
+    DELETE FROM messages_fts WHERE rowid = old.rowid AND old.content <> '';
+    INSERT INTO messages_fts(rowid, content) SELECT new.rowid, ${searchText("new.")} WHERE new.content <> '';
   END;
   `,
 ];
