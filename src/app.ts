@@ -190,6 +190,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     connectTimeoutMs: options.mcpConnectTimeoutMs,
     callTimeoutMs: options.mcpCallTimeoutMs,
     changed: (projectId) => events.publish({ type: "mcp.changed", data: projectId ? { projectId } : {} }),
+    sandbox,
+    cacheRoot: path.join(options.home, "mcp-cache"),
   });
   // App MCP servers start with Parley (contract 7.3), in the folder of the first project it serves;
   // a project's own start on its first use.

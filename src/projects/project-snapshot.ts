@@ -73,6 +73,14 @@ export class ProjectSnapshot {
     );
   }
 
+  /**
+   * The user's own sandbox settings (defaults < app), the project's left out: for what serves every
+   * project alike (an app MCP server, one process for all of them).
+   */
+  get userSandbox(): SandboxSettings {
+    return this.once("userSandbox", () => sandboxSettings(this.resolve({}).sandbox, undefined, true));
+  }
+
   /** Whether `shell` runs sandboxed in this project, and why not. */
   get shellSandbox(): SandboxStatus {
     return this.sandboxAvailability

@@ -74,7 +74,16 @@ function describeServer(server: JsonObject): string {
     return `connects to ${typeof server.url === "string" ? server.url : "(no URL)"}`;
   const args = Array.isArray(server.args) ? server.args.filter((a) => typeof a === "string") : [];
   const command = [typeof server.command === "string" ? server.command : "(no command)", ...args].join(" ");
-  return `runs \`${command}\``;
+  return `runs \`${command}\`${describeServerSandbox(server.sandbox)}`;
+}
+
+/** What a server's own sandbox settings loosen, for the trust prompt: out of the sandbox, or with the network. */
+function describeServerSandbox(sandbox: unknown): string {
+  if (!isPlainObject(sandbox)) return "";
+  if (sandbox.mode === "off") return " outside the sandbox";
+  if (sandbox.network === "on") return " with the network";
+  if (Array.isArray(sandbox.network)) return ` with the network to ${sandbox.network.map(String).join(", ")}`;
+  return "";
 }
 
 function mcpServers(layer: JsonObject): TrustItem[] {

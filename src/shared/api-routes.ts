@@ -152,6 +152,9 @@ export const mcpServerStatusSchema = z.object({
   /** The command line of a stdio server, for the trust prompt. */
   command: z.string().optional(),
   enabled: z.boolean(),
+  /** A stdio server: whether it runs in the sandbox (contract 7.5), and why not. Absent for a remote server. */
+  sandboxed: z.boolean().optional(),
+  sandboxReason: z.string().optional(),
 });
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 

@@ -51,6 +51,18 @@ export const sandboxSettingsSchema = z.strictObject({
 });
 export type SandboxSettingsInput = z.infer<typeof sandboxSettingsSchema>;
 
+/**
+ * A stdio MCP server's own sandbox settings (`mcpServers[].sandbox`), over the settings in force:
+ * `network: "on"` for a server that needs the network (npx downloading its package, an API client),
+ * `mode: "off"` for one that cannot work confined (one that talks to the Docker socket). A project's
+ * server runs only once the user trusts the project, and the trust covers its whole entry.
+ */
+export const mcpServerSandboxSchema = z.strictObject({
+  mode: z.enum(SANDBOX_MODES).optional(),
+  network: sandboxNetworkSchema.optional(),
+});
+export type McpServerSandbox = z.infer<typeof mcpServerSandboxSchema>;
+
 /** The sandbox settings in force for one project, every key resolved. */
 export type SandboxSettings = { mode: SandboxMode; network: SandboxNetwork; hide: string[] };
 

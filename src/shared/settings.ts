@@ -2,7 +2,7 @@
 // Stored layers are read loosely (unknown keys survive); PATCH bodies are strict so typos fail loudly.
 import { z } from "zod";
 import { compactionSettingsSchema } from "./compaction";
-import { sandboxSettingsSchema } from "./sandbox";
+import { mcpServerSandboxSchema, sandboxSettingsSchema } from "./sandbox";
 import { webFetchSettingsSchema } from "./web-fetch";
 
 export const toolGateSchema = z.enum(["off", "ask", "allow"]);
@@ -70,6 +70,8 @@ export const mcpServerEntrySchema = z
     url: z.url().optional(),
     headers: headersSchema.optional(),
     enabled: z.boolean().optional(),
+    /** A stdio server's own `mode` and `network` in the sandbox, over `sandbox` (contract 7.5). */
+    sandbox: mcpServerSandboxSchema.optional(),
   })
   .refine((entry) => (entry.transport === "stdio" ? entry.command !== undefined : entry.url !== undefined), {
     message: "a stdio server needs `command`, an http or sse server `url`",

@@ -36,6 +36,8 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
   route(router, "GET /api/tools/catalog", async ({ query }) => {
     const snapshot = await deps.settings.snapshot(await deps.projects.lookup(query.projectDir));
     const gates = snapshot.gates;
+    // Stdio servers only: a remote server's tools run elsewhere, so the sandbox says nothing of them.
+    const sandboxes = deps.mcp.sandboxStatuses(snapshot);
     const tools: CatalogTool[] = [
       ...NATIVE_TOOLS.map((t) => ({
         name: t.name,
@@ -54,6 +56,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
         server: t.serverId,
         gate: toolGate(t.id, gates),
         ...(t.starting ? { starting: true } : {}),
+        ...(sandboxes.has(t.serverId) ? sandboxFields(sandboxes.get(t.serverId)!) : {}),
       })),
     ];
     return tools;

@@ -95,6 +95,37 @@ describe("web UI: MCP servers", function () {
     await screenshot(page, "mcp-01-ready");
   });
 
+  it("says whether a stdio server runs sandboxed, and gives it the network from its form", async () => {
+    const status = async () =>
+      ((await (await stack.api("GET", `/api/mcp/servers?${projectQuery()}`)).json()) as any[]).find(
+        (s) => s.id === "everything",
+      );
+    const before = await status();
+    const says = before.sandboxed ? "Sandboxed" : `Not sandboxed: ${before.sandboxReason}`;
+    await server("Everything").getByText(says, { exact: true }).waitFor();
+
+    await server("Everything").getByRole("button", { name: "Edit" }).click();
+    const edit = page.getByRole("group", { name: "Edit everything" });
+    const sandbox = edit.getByLabel("Sandbox");
+    assert.equal(await sandbox.inputValue(), "inherit", "it follows the Sandbox settings until told otherwise");
+    await sandbox.selectOption({ label: "Sandboxed, with the network" });
+    await edit.getByRole("button", { name: "Save server" }).click();
+    await edit.waitFor({ state: "detached" });
+    const app = await (await stack.api("GET", "/api/settings/app")).json();
+    assert.deepEqual(app.mcpServers[0].sandbox, { network: "on" });
+    assert.deepEqual(app.mcpServers[0].env, { PARLEY_E2E_SECRET: "<secret>" }, "the secret stays");
+    // A changed sandbox restarts the server, as any change of its entry does.
+    await waitForStatus("Everything", "Ready");
+
+    await server("Everything").getByRole("button", { name: "Edit" }).click();
+    assert.equal(await edit.getByLabel("Sandbox").inputValue(), "network");
+    await edit.getByLabel("Sandbox").selectOption("inherit");
+    await edit.getByRole("button", { name: "Save server" }).click();
+    await edit.waitFor({ state: "detached" });
+    assert.equal((await (await stack.api("GET", "/api/settings/app")).json()).mcpServers[0].sandbox, undefined);
+    await waitForStatus("Everything", "Ready");
+  });
+
   it("calls the server's tool from a chat after the user allows it", async () => {
     await page.goto(`${stack.url}/#/`);
     await page.getByRole("button", { name: "New chat" }).click();

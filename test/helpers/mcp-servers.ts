@@ -69,11 +69,32 @@ export function processGone(pid: number): boolean {
   }
 }
 
-/** The pids a fixture server appended to its pid file (one per start). */
-export function pidsIn(file: string): number[] {
+/**
+ * The live processes (zombies aside) whose command line contains `fragment`, by pid. It finds a
+ * process inside a sandbox too, whose own pid (in its namespace) means nothing out here.
+ */
+export function processesWith(fragment: string): number[] {
+  return fs.readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return [];
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      return cmdline.includes(fragment) && !processGone(Number(entry)) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The starts a fixture server noted in its pid file, one a line (see hostile-server.mjs). */
+export function startsIn(file: string): string[] {
   try {
-    return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number);
+    return fs.readFileSync(file, "utf8").split("\n").filter(Boolean);
   } catch {
     return [];
   }
+}
+
+/** Whether the fixture server of one start has ended (it names itself after its start). */
+export function startGone(start: string): boolean {
+  return processesWith(`parley-hostile-${start}`).length === 0;
 }

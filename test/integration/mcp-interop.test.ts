@@ -12,10 +12,10 @@ import {
   EVERYTHING,
   HOSTILE,
   freePort,
-  pidsIn,
-  processGone,
   startEverything,
+  startGone,
   startHttpServer,
+  startsIn,
 } from "../helpers/mcp-servers";
 import { until } from "../helpers/poll";
 import { readEvents, type ReceivedEvent } from "../helpers/sse";
@@ -211,17 +211,20 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
         command: node,
         args: [HOSTILE, "stubborn"],
         env: { PARLEY_TEST_PIDFILE: pidFile },
+        // Its own working folder: where a sandboxed app server may write (its pid file).
+        cwd: tmp,
       };
       await setServers([entry]);
       await restart("stubborn");
       await ready("stubborn");
-      const [pid] = pidsIn(pidFile);
+      const [start] = startsIn(pidFile);
+      assert.equal(startGone(start!), false, "the server's process is found while it runs");
       await setServers([{ id: "stubborn", enabled: false }]);
-      await until(() => processGone(pid!), Boolean, "the disabled server's process to end", 15_000);
+      await until(() => startGone(start!), Boolean, "the disabled server's process to end", 15_000);
       const status = await serverStatus("stubborn");
       assert.equal(status.status, "stopped");
       assert.equal(status.enabled, false);
-      assert.deepEqual(pidsIn(pidFile), [pid], "no process was started again");
+      assert.deepEqual(startsIn(pidFile), [start], "no process was started again");
       assert.equal([...(f.s.runtime.mcp as any).instances.keys()].length, 0);
     });
 
@@ -234,17 +237,19 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
           command: node,
           args: [HOSTILE, "slow", "60000"],
           env: { PARLEY_TEST_PIDFILE: pidFile },
+          cwd: tmp,
         },
       ]);
       void restart("slow");
-      const [pid] = await until(
-        () => pidsIn(pidFile),
+      const [start] = await until(
+        () => startsIn(pidFile),
         (p) => p.length === 1,
         "the slow server to start",
       );
       assert.equal((await serverStatus("slow")).status, "starting");
+      assert.equal(startGone(start!), false, "the server's process is found while it starts");
       await setServers([{ id: "slow", enabled: false }]);
-      await until(() => processGone(pid!), Boolean, "the starting server's process to end", 15_000);
+      await until(() => startGone(start!), Boolean, "the starting server's process to end", 15_000);
       assert.equal((await serverStatus("slow")).status, "stopped");
     });
   });
@@ -261,6 +266,7 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
             command: node,
             args: [HOSTILE, "slow", "60000"],
             env: { PARLEY_TEST_PIDFILE: pidFile },
+            cwd: tmp,
           },
         ],
       });
@@ -269,12 +275,12 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
       const failed = await statusIs("slow", (s) => s.status === "error", "the start to time out");
       assert.match(failed.error, /did not finish starting within 1 s.*mcp\.startupTimeoutMs/);
       const [first] = await until(
-        () => pidsIn(pidFile),
+        () => startsIn(pidFile),
         (p) => p.length >= 2,
         "a second start",
         20_000,
       );
-      await until(() => processGone(first!), Boolean, "the timed-out process to end", 15_000);
+      await until(() => startGone(first!), Boolean, "the timed-out process to end", 15_000);
       const instance = [...(f.s.runtime.mcp as any).instances.values()][0];
       await until(
         () => instance.attempts,
@@ -428,22 +434,25 @@ describe("MCP interop: real servers from npm, restarts, switching off, slow star
       await setServers([{ id: "shifty", transport: "stdio", command: node, args: [HOSTILE, "new-schemas"] }]);
       await restart("shifty");
       await ready("shifty");
-      const pid = () => [...(f.s.runtime.mcp as any).instances.values()][0].connection?.pid as number | undefined;
-      const first = pid()!;
-      process.kill(first, "SIGKILL");
-      const second = await until(pid, (p) => p !== undefined && p !== first, "the server to start again", 20_000);
+      const instance = () => [...(f.s.runtime.mcp as any).instances.values()][0];
+      // Each start names its argument after itself (hostile-server.mjs).
+      const argument = () =>
+        instance().status === "ready" ? (instance().tools[0].inputSchema.required[0] as string) : undefined;
+      const first = argument()!;
+      process.kill(instance().connection.pid, "SIGKILL");
+      const second = await until(argument, (a) => a !== undefined && a !== first, "the server to start again", 20_000);
       await ready("shifty");
       const [stale, fresh] = results(
         await modelCalls([
-          { name: "mcp__shifty__shifty", arguments: { [`arg${first}`]: "old" } },
-          { name: "mcp__shifty__shifty", arguments: { [`arg${second}`]: "new" } },
+          { name: "mcp__shifty__shifty", arguments: { [first]: "old" } },
+          { name: "mcp__shifty__shifty", arguments: { [second!]: "new" } },
         ]),
       );
       assert.equal(stale.ok, false);
-      assert.match(stale.output, new RegExp(`arg${second}`), stale.output);
+      assert.match(stale.output, new RegExp(second!), stale.output);
       assert.equal(fresh.ok, true, fresh.output);
       const offered = lastOfferedTools().find((t) => t.name === "mcp__shifty__shifty")!;
-      assert.deepEqual(offered.parameters.required, [`arg${second}`], "the model is offered the new schema");
+      assert.deepEqual(offered.parameters.required, [second], "the model is offered the new schema");
     });
   });
 
@@ -485,6 +494,7 @@ describe("MCP servers and Parley's own start and stop", function () {
             command: node,
             args: [HOSTILE, "stubborn"],
             env: { PARLEY_TEST_PIDFILE: pidFile },
+            cwd: root,
           },
         ],
       }),
@@ -492,25 +502,26 @@ describe("MCP servers and Parley's own start and stop", function () {
     assert.equal(res.status, 200);
     // An app server starts as soon as it is added: no turn, no status page asked for it.
     const [first] = await until(
-      () => pidsIn(pidFile),
+      () => startsIn(pidFile),
       (p) => p.length === 1,
       "the app server to start",
       20_000,
     );
+    assert.equal(startGone(first!), false, "the server's process is found while it runs");
     cli.child.kill("SIGTERM");
     await cli.exited;
-    await until(() => processGone(first!), Boolean, "the server to end with Parley", 5_000);
+    await until(() => startGone(first!), Boolean, "the server to end with Parley", 5_000);
 
     // Started again: the app's server starts with Parley, before anything asks for it.
     cli = await startCli(args, env);
     const [, second] = await until(
-      () => pidsIn(pidFile),
+      () => startsIn(pidFile),
       (p) => p.length === 2,
       "the app server to start",
       20_000,
     );
     cli.child.kill("SIGTERM");
     await cli.exited;
-    await until(() => processGone(second!), Boolean, "the server to end with Parley", 5_000);
+    await until(() => startGone(second!), Boolean, "the server to end with Parley", 5_000);
   });
 });

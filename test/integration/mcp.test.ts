@@ -141,8 +141,9 @@ describe("MCP servers", function () {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, "hello.txt"), "hi");
     try {
+      // In the sandbox an app server sees its own working folder (the private /tmp hides the rest of /tmp).
       await f.s.api("PATCH", "/api/settings/app", {
-        mcpServers: [{ id: "fs", transport: "stdio", command: node, args: [FILESYSTEM, dir] }],
+        mcpServers: [{ id: "fs", transport: "stdio", command: node, args: [FILESYSTEM, dir], cwd: dir }],
         toolGates: { mcp__fs__list_directory: "allow" },
       });
       await restart("fs");

@@ -3,6 +3,7 @@
 // specification's compatibility section says), list every tool (paginated), follow
 // `tools/list_changed`, keep the tail of the server's stderr for the status page, and report when the
 // connection ends: a child that exits, or a remote server that is gone or has forgotten our session.
+// A stdio server's command goes through the `launch` hook first, which wraps it in the sandbox.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -61,6 +62,13 @@ export type OpenedConnection = {
   truncatedFrom?: number;
 } & McpLists;
 
+/** A stdio server's command as configured, with its working folder and environment. */
+export type PlainCommand = { command: string; args: string[]; cwd: string; env: Record<string, string> };
+/** What to spawn instead (the sandbox's command line), and what to release once the process is gone. */
+export type LaunchedCommand = { command: string; args: string[]; env: Record<string, string>; release(): void };
+/** Turns a stdio server's command into the one spawned (./sandboxed-launch.ts); may refuse with an Error. */
+export type StdioLaunch = (plain: PlainCommand) => Promise<LaunchedCommand>;
+
 export type ConnectOptions = {
   entry: McpServerEntry;
   /** Resolved secrets and the working folder. */
@@ -68,6 +76,8 @@ export type ConnectOptions = {
   headers: Record<string, string>;
   cwd: string;
   connectTimeoutMs: number;
+  /** Wraps a stdio server's command before it is spawned (the sandbox); absent: it runs as configured. */
+  launch?: StdioLaunch;
   /** Stops a start under way (the server was switched off or removed meanwhile). */
   signal?: AbortSignal;
   onToolsChanged: (tools: McpTool[]) => void;
@@ -82,6 +92,8 @@ export class McpConnection {
   private reportedLost = false;
   private ready = false;
   private onLost?: (reason: string) => void;
+  /** Ends what the launch needed (the sandbox's temporary folder, its proxy); once, when the process is gone. */
+  private release = () => {};
 
   private constructor(
     readonly client: Client,
@@ -128,18 +140,25 @@ export class McpConnection {
       ResourceListChangedNotificationSchema,
       PromptListChangedNotificationSchema,
     } = await loadMcpSdk();
-    const stdio =
-      transportKind === "stdio"
-        ? new StdioClientTransport({
-            command: entry.command!,
-            args: entry.args ?? [],
-            // The SDK's minimal environment (PATH, HOME, …) plus the server's own: none of Parley's secrets.
-            env: { ...getDefaultEnvironment(), ...options.env },
-            cwd: options.cwd,
-            stderr: "pipe",
-            maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
-          })
-        : undefined;
+    const plain: PlainCommand = {
+      command: entry.command!,
+      args: entry.args ?? [],
+      cwd: options.cwd,
+      // The SDK's minimal environment (PATH, HOME, …) plus the server's own: none of Parley's secrets.
+      env: { ...getDefaultEnvironment(), ...options.env },
+    };
+    const launched =
+      transportKind !== "stdio" ? undefined : options.launch ? await options.launch(plain) : { ...plain, release() {} };
+    const stdio = launched
+      ? new StdioClientTransport({
+          command: launched.command,
+          args: launched.args,
+          env: launched.env,
+          cwd: options.cwd,
+          stderr: "pipe",
+          maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+        })
+      : undefined;
     const requestInit = { headers: options.headers };
     const transport: Transport =
       stdio ??
@@ -148,6 +167,7 @@ export class McpConnection {
         : new StreamableHTTPClientTransport(new URL(entry.url!), { requestInit }));
     const client = new Client({ name: "parley", version: "1" }, { capabilities: {} });
     const connection = new McpConnection(client, transport, stdio, transportKind);
+    if (launched) connection.release = once(launched.release);
     if (stdio) {
       stdio.stderr?.on("data", (chunk: Buffer) => {
         connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
@@ -155,7 +175,10 @@ export class McpConnection {
       // Only the status page reads it: a failing pipe must not end Parley (the SDK reports the exit).
       stdio.stderr?.on("error", () => {});
     }
-    client.onclose = () => connection.lost(connection.exitDescription());
+    client.onclose = () => {
+      connection.release();
+      connection.lost(connection.exitDescription());
+    };
     // A remote server has no process to watch: its event stream failing for good, or an answer that
     // it no longer knows our session (it restarted), is how we learn it is gone.
     client.onerror = (error) => {
@@ -261,6 +284,7 @@ export class McpConnection {
     this.closedByUs = true;
     const pid = this.pid;
     await this.client.close().catch(() => {});
+    this.release();
     if (pid) liveChildren.delete(pid);
   }
 
@@ -278,6 +302,16 @@ export class McpConnection {
     const tail = this.stderr.trim().split("\n").slice(-3).join(" | ");
     return `the server stopped${tail ? ` (stderr: ${tail.slice(-300)})` : ""}`;
   }
+}
+
+/** `fn`, run at most once. */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
 }
 
 export function describeError(error: unknown): string {

@@ -28,6 +28,10 @@ import {
 } from "./connection";
 import { validateArguments } from "./schema-validator";
 import { commandLine, configuredServers, instanceKey, toolCacheKey, type McpServerConfig } from "./server-config";
+import type { Sandbox } from "../sandbox/sandbox";
+import type { SandboxStatus } from "../../shared/sandbox";
+import { sandboxedLaunch } from "./sandboxed-launch";
+import { serverSandboxStatus, startFailureHint, withSandbox } from "./server-sandbox";
 import { toolOutput } from "./tool-result";
 
 export type McpStatus = "starting" | "ready" | "error" | "stopped" | "untrusted";
@@ -47,6 +51,9 @@ export type McpServerStatus = {
   /** For the trust prompt of a project stdio server. */
   command?: string;
   enabled: boolean;
+  /** A stdio server: whether it runs in the sandbox (contract 7.5), and why not. */
+  sandboxed?: boolean;
+  sandboxReason?: string;
 };
 
 export type { McpToolEntry };
@@ -62,6 +69,10 @@ export type McpManagerDeps = {
   callTimeoutMs?: number;
   /** A server changed state (the project's id for a project server): open status pages reload. */
   changed?: (projectId: string | undefined) => void;
+  /** Runs stdio servers in the sandbox (contract 7.5); absent: they run as configured. */
+  sandbox?: Sandbox;
+  /** Where each sandboxed server keeps the caches that outlive it (npm's): a folder per server in here. */
+  cacheRoot?: string;
 };
 
 /** How long a server may take to start (initialise and list its tools): settings `mcp.startupTimeoutMs`. */
@@ -105,6 +116,29 @@ export class McpManager {
 
   constructor(private readonly deps: McpManagerDeps) {}
 
+  /** The project's servers, each stdio one with the sandbox settings it runs under (in its fingerprint). */
+  private configs(snapshot: ProjectSnapshot): McpServerConfig[] {
+    return configuredServers(snapshot.settings, snapshot.layer.value).map((config) =>
+      withSandbox(config, snapshot.userSandbox, snapshot.sandbox),
+    );
+  }
+
+  /** Whether each stdio server of the project runs in the sandbox, by server id (the catalog's `sandboxed`). */
+  sandboxStatuses(snapshot: ProjectSnapshot): Map<string, SandboxStatus> {
+    const statuses = new Map<string, SandboxStatus>();
+    for (const config of this.configs(snapshot)) {
+      const status = this.sandboxStatus(config, snapshot);
+      if (status) statuses.set(config.entry.id, status);
+    }
+    return statuses;
+  }
+
+  /** Whether a stdio server runs sandboxed; never said of one this manager cannot sandbox (no Sandbox given). */
+  private sandboxStatus(config: McpServerConfig, snapshot: ProjectSnapshot): SandboxStatus | undefined {
+    const { sandbox, cacheRoot } = this.deps;
+    return serverSandboxStatus(config, sandbox && cacheRoot ? snapshot.sandboxAvailability : undefined);
+  }
+
   /** A project's own server (stdio or http) waits for the user's trust: no process starts, no request leaves. */
   private needsTrust(config: McpServerConfig, snapshot: ProjectSnapshot): boolean {
     return config.scope === "project" && !snapshot.trusted;
@@ -112,7 +146,7 @@ export class McpManager {
 
   /** The status of every server the project has, started or not. */
   servers(snapshot: ProjectSnapshot): McpServerStatus[] {
-    return configuredServers(snapshot.settings, snapshot.layer.value).map((config) => {
+    return this.configs(snapshot).map((config) => {
       const { entry } = config;
       const instance = this.current(config, snapshot.project.id);
       const base = {
@@ -126,6 +160,7 @@ export class McpManager {
         resourceCount: instance?.status === "ready" ? instance.lists.resources.length : 0,
         promptCount: instance?.status === "ready" ? instance.lists.prompts.length : 0,
         ...(entry.transport === "stdio" ? { command: commandLine(entry) } : {}),
+        ...sandboxFields(this.sandboxStatus(config, snapshot)),
       };
       if (this.needsTrust(config, snapshot)) return { ...base, status: "untrusted" as const };
       if (!instance || entry.enabled === false) return { ...base, status: "stopped" as const };
@@ -147,7 +182,7 @@ export class McpManager {
    * `appOnly`: only the app's servers (Parley starting; a project's own wait for its first use).
    */
   ensure(snapshot: ProjectSnapshot, { appOnly = false } = {}): void {
-    const configs = configuredServers(snapshot.settings, snapshot.layer.value);
+    const configs = this.configs(snapshot);
     if (!appOnly) this.projects.add(snapshot.project.id);
     const wanted = (c: McpServerConfig) =>
       c.entry.enabled !== false && !this.needsTrust(c, snapshot) && (!appOnly || c.scope === "app");
@@ -172,7 +207,7 @@ export class McpManager {
   }
 
   async restart(snapshot: ProjectSnapshot, serverId: string): Promise<void> {
-    const config = configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === serverId);
+    const config = this.configs(snapshot).find((c) => c.entry.id === serverId);
     if (!config) throw new ToolError(`no MCP server "${serverId}" in this project`);
     if (this.needsTrust(config, snapshot))
       throw new ToolError(
@@ -188,7 +223,7 @@ export class McpManager {
    */
   async whenStarted(snapshot: ProjectSnapshot, ms = TURN_WAITS_FOR_SERVERS_MS): Promise<void> {
     this.ensure(snapshot);
-    const starting = configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
+    const starting = this.configs(snapshot).flatMap((config) => {
       const instance = this.current(config, snapshot.project.id);
       return instance?.status === "starting" ? [instance.ready.catch(() => {})] : [];
     });
@@ -205,7 +240,7 @@ export class McpManager {
 
   /** The MCP tools the project's enabled, trusted servers offer (from the cache until they are up). */
   toolsFor(snapshot: ProjectSnapshot): McpToolEntry[] {
-    return configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
+    return this.configs(snapshot).flatMap((config) => {
       if (config.entry.enabled === false || this.needsTrust(config, snapshot)) return [];
       const instance = this.current(config, snapshot.project.id);
       const ready = instance?.status === "ready";
@@ -227,7 +262,7 @@ export class McpManager {
    * started or waited for, so a server still starting offers them once it is up.
    */
   offersFor(snapshot: ProjectSnapshot): McpOffer[] {
-    return configuredServers(snapshot.settings, snapshot.layer.value).flatMap((config) => {
+    return this.configs(snapshot).flatMap((config) => {
       if (config.entry.enabled === false || this.needsTrust(config, snapshot)) return [];
       const instance = this.current(config, snapshot.project.id);
       if (instance?.status !== "ready") return [];
@@ -357,7 +392,7 @@ export class McpManager {
     signal: AbortSignal | undefined,
     what?: string,
   ): Promise<{ config: McpServerConfig; instance: Instance & { connection: McpConnection } }> {
-    const config = configuredServers(snapshot.settings, snapshot.layer.value).find((c) => c.entry.id === serverId);
+    const config = this.configs(snapshot).find((c) => c.entry.id === serverId);
     if (!config || config.entry.enabled === false)
       throw new ToolError(
         what ? `no MCP server offers ${what} in this project` : `no MCP server "${serverId}" in this project`,
@@ -451,7 +486,9 @@ export class McpManager {
     let secrets: { env: Record<string, string>; headers: Record<string, string> } | Error = new Error(
       "not resolved yet",
     );
+    let sandboxed: Awaited<ReturnType<typeof sandboxedLaunch>> = {};
     const cwd = this.workingDir(config, snapshot);
+    const sandboxStatus = this.sandboxStatus(config, snapshot);
     instance.launch = async () => {
       if (instance.stopped) return;
       instance.status = "starting";
@@ -459,6 +496,7 @@ export class McpManager {
       this.notify(instance);
       if (secrets instanceof Error) return this.fail(instance, secrets.message, false);
       if (cwd instanceof Error) return this.fail(instance, cwd.message, false);
+      if (sandboxed instanceof Error) return this.fail(instance, sandboxed.message, false);
       const opening = new AbortController();
       instance.opening = opening;
       try {
@@ -468,6 +506,7 @@ export class McpManager {
           env: secrets.env,
           headers: secrets.headers,
           cwd,
+          ...(sandboxed.launch ? { launch: sandboxed.launch } : {}),
           connectTimeoutMs: startupTimeoutMs,
           onToolsChanged: (tools) => this.setTools(instance, tools),
           onListsChanged: (lists) => {
@@ -478,9 +517,10 @@ export class McpManager {
         });
         if (instance.stopped) return void (await opened.connection.close());
         instance.connection = opened.connection;
-        instance.warning = opened.truncatedFrom
+        const truncated = opened.truncatedFrom
           ? `the server lists ${opened.truncatedFrom} tools; only the first ${opened.tools.length} are offered`
           : undefined;
+        instance.warning = [truncated, sandboxed.warning].filter(Boolean).join("; ") || undefined;
         instance.lists = { resources: opened.resources, prompts: opened.prompts };
         this.setTools(instance, opened.tools);
         instance.status = "ready";
@@ -488,7 +528,7 @@ export class McpManager {
         this.notify(instance);
         this.deps.log.info(`MCP server ${config.entry.id} is ready with ${opened.tools.length} tools`);
       } catch (error) {
-        this.fail(instance, describeError(error), true);
+        this.fail(instance, `${describeError(error)}${startFailureHint(config, sandboxStatus)}`, true);
       } finally {
         if (instance.opening === opening) instance.opening = undefined;
       }
@@ -496,6 +536,7 @@ export class McpManager {
     instance.ready = (async () => {
       if (previous) await this.stop(previous);
       secrets = await this.secrets(config.entry, snapshot).catch((error: Error) => error);
+      sandboxed = await this.sandboxedLaunch(config, snapshot, key, cwd);
       await instance.launch();
     })();
     return instance.ready;
@@ -570,6 +611,25 @@ export class McpManager {
     };
   }
 
+  /** How a stdio server starts in the sandbox, where it runs in one (see ./sandboxed-launch.ts). */
+  private async sandboxedLaunch(
+    config: McpServerConfig,
+    snapshot: ProjectSnapshot,
+    key: string,
+    cwd: string | Error,
+  ): Promise<Awaited<ReturnType<typeof sandboxedLaunch>>> {
+    const { sandbox, cacheRoot } = this.deps;
+    if (!sandbox || !cacheRoot || cwd instanceof Error || !config.sandbox) return {};
+    return sandboxedLaunch({
+      sandbox,
+      cacheRoot,
+      config,
+      instanceKey: key,
+      projectDir: snapshot.project.dir,
+      cwd,
+    }).catch((error: Error) => new Error(`the sandbox could not be prepared: ${describeError(error)}`));
+  }
+
   /** The server's folder: the project, or its `cwd` (inside the project for a project server). */
   private workingDir(config: McpServerConfig, snapshot: ProjectSnapshot): string | Error {
     const root = snapshot.project.dir;
@@ -588,6 +648,12 @@ function resourceText(contents: readonly { uri: string; mimeType?: string; text?
       typeof c.text === "string" ? { type: "text", text: c.text } : { type: "resource", resource: c },
     ),
   }).output;
+}
+
+/** A status's sandbox fields: `sandboxed`, and the reason when it is not; nothing for a remote server. */
+function sandboxFields(status: SandboxStatus | undefined): Pick<McpServerStatus, "sandboxed" | "sandboxReason"> {
+  if (!status) return {};
+  return status.sandboxed ? { sandboxed: true } : { sandboxed: false, sandboxReason: status.reason ?? "not sandboxed" };
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -2,6 +2,7 @@
 // each with the layer that defined it (a project-defined stdio server runs a command that came with a
 // repository, so it needs the user's trust) and a fingerprint that changes when its config does.
 import { createHash } from "node:crypto";
+import type { SandboxSettings } from "../../shared/sandbox";
 import { mcpServerEntrySchema, type McpServerEntry, type ResolvedSettings } from "../../shared/settings";
 import { isPlainObject, type JsonObject } from "../../settings/settings-merge";
 
@@ -10,6 +11,8 @@ export type McpServerConfig = {
   scope: "app" | "project";
   /** Changes whenever the config (placeholders included) changes: a changed server is restarted. */
   fingerprint: string;
+  /** A stdio server's sandbox settings in force (./server-sandbox.ts `withSandbox`), which the fingerprint covers. */
+  sandbox?: SandboxSettings;
 };
 
 /** Every valid server entry; `projectLayer` (the project's own validated layer) says which are the project's. */

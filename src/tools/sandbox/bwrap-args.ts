@@ -1,16 +1,22 @@
 // The bubblewrap (`bwrap`) command line for a sandboxed command on Linux (contract 7.5), as an argv
 // array: nothing here is ever joined into a shell string. Inside: the whole file system read-only, the
-// project read-write except `.git/hooks` and `.git/config`, a private `/tmp`, a fresh `/dev` and
+// project (if any) read-write except `.git/hooks` and `.git/config`, a private `/tmp` (optionally with
+// a cache folder that outlives the command), a fresh `/dev` and
 // `/proc`, the hidden paths covered by empty read-only stand-ins, no network unless allowed, its own
 // process namespace (nothing outlives it, nothing outside can be signalled), no capabilities, and a
 // seccomp filter read from a file descriptor. Pure: what the disk holds comes in as `facts`.
 import { isInside, readOnlyCandidates, type PathFacts } from "./path-facts";
 
 export type BwrapPlan = {
-  /** The project folder's real path: read-write. */
-  projectRoot: string;
-  /** Where the command starts (a real path inside the project). */
+  /** The project folder's real path: read-write. None: nothing is writable but the private `/tmp`. */
+  projectRoot?: string;
+  /**
+   * Where the command starts (a real path). Outside the project it is bound read-only, so a folder
+   * under `/tmp` (which the private `/tmp` would cover) is still there; one inside a hidden path is not.
+   */
   cwd: string;
+  /** A host folder bound read-write at `CACHE_MOUNT`: caches that outlive the command (an MCP server's). */
+  cacheDir?: string;
   /** Paths to hide (absolute; those absent from `facts` do not exist and are skipped). */
   hidden: readonly string[];
   /** `off` and `proxy` unshare the network (the proxy is reached another way); `on` keeps the host's. */
@@ -22,6 +28,9 @@ export type BwrapPlan = {
   command: string;
   args: readonly string[];
 };
+
+/** Where `cacheDir` appears inside the sandbox: in the private `/tmp`, where `XDG_CACHE_HOME` points. */
+export const CACHE_MOUNT = "/tmp/.cache";
 
 /** A folder to hide becomes an empty tmpfs (made read-only at the end); a file (or socket) an empty read-only file. */
 function hide(real: string, kind: "dir" | "file"): string[] {
@@ -40,6 +49,7 @@ function hiddenMounts(plan: BwrapPlan): { before: string[]; after: string[]; rea
   // Read-only only once everything is mounted: the project's mount point may have to be made inside one.
   const readOnly: string[] = [];
   const done: string[] = [];
+  const boundCwd = cwdMount(plan).length > 0 ? plan.cwd : undefined;
   const reals = plan.hidden
     .map((p) => plan.facts.get(p))
     .filter((fact) => fact !== undefined)
@@ -48,8 +58,10 @@ function hiddenMounts(plan: BwrapPlan): { before: string[]; after: string[]; rea
   for (const { real, kind } of reals) {
     if (real === "/" || real === plan.projectRoot) continue;
     if (done.some((outer) => isInside(real, outer))) continue;
-    const insideProject = isInside(real, plan.projectRoot);
-    if (!insideProject && isInside(real, "/tmp")) continue;
+    const insideProject = plan.projectRoot !== undefined && isInside(real, plan.projectRoot);
+    // Unless the project or the working folder brings that part of the host's /tmp back.
+    const insideCwd = boundCwd !== undefined && isInside(real, boundCwd);
+    if (!insideProject && !insideCwd && isInside(real, "/tmp")) continue;
     (insideProject ? after : before).push(...hide(real, kind));
     if (kind === "dir") readOnly.push("--remount-ro", real);
     done.push(real);
@@ -58,7 +70,7 @@ function hiddenMounts(plan: BwrapPlan): { before: string[]; after: string[]; rea
 }
 
 /** The project's git parts that git runs for the user, bound read-only over the read-write project. */
-function readOnlyMounts(plan: BwrapPlan): string[] {
+function readOnlyMounts(plan: BwrapPlan & { projectRoot: string }): string[] {
   const [gitDir, ...parts] = readOnlyCandidates(plan.projectRoot);
   // A `.git` file (a worktree, a submodule) points to a git folder outside the project: read-only
   // already. A part whose real path leaves the project (a symlinked hooks folder) is too.
@@ -67,6 +79,24 @@ function readOnlyMounts(plan: BwrapPlan): string[] {
     const real = plan.facts.get(part)?.real;
     return real && isInside(real, plan.projectRoot) ? ["--ro-bind", real, real] : [];
   });
+}
+
+/** The project, read-write with its git parts read-only; nothing without one. */
+function projectMounts(plan: BwrapPlan): string[] {
+  const root = plan.projectRoot;
+  return root === undefined ? [] : ["--bind", root, root, ...readOnlyMounts({ ...plan, projectRoot: root })];
+}
+
+/**
+ * A working folder outside the project, bound read-only where it is: visible even under `/tmp`. Not
+ * one inside a hidden path, which stays hidden (bwrap then fails to enter it, and says so). Hidden
+ * paths inside it are mounted after it, so they stay hidden.
+ */
+function cwdMount(plan: BwrapPlan): string[] {
+  if (plan.projectRoot !== undefined && isInside(plan.cwd, plan.projectRoot)) return [];
+  const hidden = plan.hidden.flatMap((p) => plan.facts.get(p)?.real ?? []);
+  if (plan.cwd === "/" || hidden.some((real) => isInside(plan.cwd, real))) return [];
+  return ["--ro-bind", plan.cwd, plan.cwd];
 }
 
 export function bwrapArgs(plan: BwrapPlan): string[] {
@@ -81,11 +111,11 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     "/proc",
     "--tmpfs",
     "/tmp",
+    ...(plan.cacheDir === undefined ? [] : ["--bind", plan.cacheDir, CACHE_MOUNT]),
+    // Before the hidden paths: a bind brings the host's folder back whole, so they go on top of it.
+    ...cwdMount(plan),
     ...before,
-    "--bind",
-    plan.projectRoot,
-    plan.projectRoot,
-    ...readOnlyMounts(plan),
+    ...projectMounts(plan),
     ...after,
     ...readOnly,
     ...(plan.network === "on" ? [] : ["--unshare-net"]),

@@ -9,7 +9,9 @@
 //
 // `env` must already be free of Parley's secrets. A host list on Linux needs an IPC channel on the
 // spawned process (`run.bridge`); a caller that cannot add one (an SDK's stdio transport) passes
-// `canBridge: false`, and the host list then counts as no network. The probe runs once per Sandbox.
+// `canBridge: false`, and the host list then counts as no network. A command that belongs to no
+// project (an app MCP server) may have no `projectRoot`: it writes nothing but its private `/tmp` and
+// its `cacheDir`. The probe runs once per Sandbox.
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import net from "node:net";
@@ -17,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { hideEntriesInside, type SandboxSettings, type SandboxStatus } from "../../shared/sandbox";
 import { probeSandbox } from "./availability";
-import { bwrapArgs } from "./bwrap-args";
+import { bwrapArgs, CACHE_MOUNT } from "./bwrap-args";
 import { hiddenPaths } from "./hidden-paths";
 import { HostListProxy } from "./host-list-proxy";
 import { isInside, readOnlyCandidates, readPathFacts, type PathFacts } from "./path-facts";
@@ -29,12 +31,17 @@ import { seatbeltArgs } from "./seatbelt-profile";
 export type SandboxRequest = {
   command: string;
   args: readonly string[];
-  /** Where the command starts: a real path inside the project. */
+  /** Where the command starts: a real path, inside the project if there is one, and not hidden. */
   cwd: string;
   /** The command's environment, already free of Parley's secrets. */
   env: Record<string, string>;
-  /** The project folder's real path: the one folder the command may write. */
-  projectRoot: string;
+  /** The project folder's real path: the one folder the command may write. None: only its temporary folder. */
+  projectRoot?: string;
+  /**
+   * A folder of the host for caches that outlive the command (npm's, `XDG_CACHE_HOME`), writable
+   * inside: an MCP server's downloads survive its restarts. Parley's own, never shared between servers.
+   */
+  cacheDir?: string;
   /** The sandbox settings in force for the project (`ProjectSnapshot.sandbox`). */
   settings: SandboxSettings;
   /**
@@ -85,7 +92,8 @@ const LINUX_SANDBOX_ENV = {
 export class Sandbox {
   private probed: Promise<SandboxAvailability> | undefined;
   private filterFile: Promise<string> | undefined;
-  private readonly userHome: string;
+  /** The user's home folder, as the hidden paths are worked out from it. */
+  readonly userHome: string;
   private readonly platform: NodeJS.Platform;
   private readonly otherAppHomes: readonly string[];
 
@@ -110,19 +118,37 @@ export class Sandbox {
     const status = sandboxStatus(request.settings, availability);
     if (!status.sandboxed || !availability.available)
       return { command: request.command, args: [...request.args], env: request.env, status, release: () => {} };
+    const root = request.projectRoot;
+    const hidden = this.hiddenPaths(request.settings, root);
+    const facts = await readPathFacts([...hidden, ...(root === undefined ? [] : readOnlyCandidates(root))]);
+    return availability.kind === "bwrap"
+      ? this.bwrap(request, availability.executable, hidden, facts, status)
+      : this.seatbelt(request, hidden, facts, status);
+  }
+
+  /**
+   * The hidden path (built in, or listed in `settings.hide`) that holds `dir`, if one does: a folder
+   * no command can be given to work in or write, since it is hidden from the command.
+   */
+  async hiddenHolding(dir: string, settings: SandboxSettings): Promise<string | undefined> {
+    const hidden = this.hiddenPaths(settings, undefined);
+    const [facts, real] = await Promise.all([readPathFacts(hidden), fs.realpath(dir).catch(() => path.resolve(dir))]);
+    return hidden.find((p) => {
+      const fact = facts.get(p);
+      return fact !== undefined && isInside(real, fact.real);
+    });
+  }
+
+  private hiddenPaths(settings: SandboxSettings, projectRoot: string | undefined): string[] {
     // A listed path inside the project is not hidden: the project is the command's working folder.
-    const inside = new Set(hideEntriesInside(request.settings.hide, request.projectRoot));
-    const hidden = hiddenPaths({
+    const inside = new Set(projectRoot === undefined ? [] : hideEntriesInside(settings.hide, projectRoot));
+    return hiddenPaths({
       userHome: this.userHome,
       appHome: this.options.appHome,
       otherAppHomes: this.otherAppHomes,
       platform: this.platform,
-      extra: request.settings.hide.filter((p) => !inside.has(p)),
+      extra: settings.hide.filter((p) => !inside.has(p)),
     });
-    const facts = await readPathFacts([...hidden, ...readOnlyCandidates(request.projectRoot)]);
-    return availability.kind === "bwrap"
-      ? this.bwrap(request, availability.executable, hidden, facts, status)
-      : this.seatbelt(request, hidden, facts, status);
   }
 
   private async bwrap(
@@ -137,7 +163,8 @@ export class Sandbox {
     const hosts = request.canBridge === false ? undefined : listed;
     const inner = hosts ? bridgeCommand(process.execPath, request.command, request.args) : request;
     const args = bwrapArgs({
-      projectRoot: request.projectRoot,
+      ...(request.projectRoot === undefined ? {} : { projectRoot: request.projectRoot }),
+      ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       cwd: request.cwd,
       hidden,
       network: hosts ? "proxy" : listed ? "off" : (network as "off" | "on"),
@@ -146,7 +173,12 @@ export class Sandbox {
       command: inner.command,
       args: inner.args,
     });
-    const env = { ...request.env, ...LINUX_SANDBOX_ENV };
+    const env = {
+      ...request.env,
+      ...LINUX_SANDBOX_ENV,
+      // npm's cache in the lasting cache folder, so what npx downloaded is there at the next start.
+      ...(request.cacheDir === undefined ? {} : { npm_config_cache: `${CACHE_MOUNT}/npm` }),
+    };
     const filter = await this.seccompFilterFile();
     const command = { command: "/bin/sh", args: ["-c", FD3_TRAMPOLINE, "parley-sandbox", filter, bwrap, ...args] };
     if (!hosts) return { ...command, env, status, release: () => {} };
@@ -177,13 +209,15 @@ export class Sandbox {
     const tmpDir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "parley-command-")));
     const proxy = Array.isArray(network) ? new HostListProxy(network) : undefined;
     const port = proxy ? await proxy.listen() : undefined;
-    const [, ...readOnly] = readOnlyCandidates(request.projectRoot);
+    const root = request.projectRoot;
+    const [, ...readOnly] = root === undefined ? [] : readOnlyCandidates(root);
     const { command, args } = seatbeltArgs({
-      projectRoot: request.projectRoot,
+      ...(root === undefined ? {} : { projectRoot: root }),
+      ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       hidden: hidden.flatMap((p) => facts.get(p) ?? []),
       readOnly: readOnly.flatMap((p) => {
         const fact = facts.get(p);
-        return fact && isInside(fact.real, request.projectRoot) ? [fact] : [];
+        return fact && root !== undefined && isInside(fact.real, root) ? [fact] : [];
       }),
       tmpDir,
       network: port === undefined ? (network as "off" | "on") : { proxyPort: port },
@@ -196,6 +230,9 @@ export class Sandbox {
       env: {
         ...request.env,
         TMPDIR: tmpDir,
+        ...(request.cacheDir === undefined
+          ? {}
+          : { XDG_CACHE_HOME: request.cacheDir, npm_config_cache: path.join(request.cacheDir, "npm") }),
         ...(port === undefined ? {} : proxyEnvironment(`http://127.0.0.1:${port}`)),
       },
       status,

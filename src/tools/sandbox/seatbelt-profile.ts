@@ -6,8 +6,13 @@
 import { isInside } from "./path-facts";
 
 export type SeatbeltPlan = {
-  /** The project folder's real path (macOS: under `/private/…` where `/tmp` or `/var` is involved). */
-  projectRoot: string;
+  /**
+   * The project folder's real path (macOS: under `/private/…` where `/tmp` or `/var` is involved).
+   * None: the command writes only its temporary folder (and `cacheDir`).
+   */
+  projectRoot?: string;
+  /** A folder that outlives the command for its caches (an MCP server's), readable and writable. */
+  cacheDir?: string;
   /** Real paths to hide, each with whether it is a folder. */
   hidden: readonly { real: string; kind: "dir" | "file" }[];
   /** Real paths inside the project that stay read-only (`.git/hooks`, `.git/config`). */
@@ -67,19 +72,26 @@ const rule = (verb: string, filters: Filter[]) =>
 
 /** The profile text and its parameters. */
 export function seatbeltProfile(plan: SeatbeltPlan): { profile: string; params: Record<string, string> } {
-  const params: Record<string, string> = { PROJECT: plan.projectRoot, TMP: plan.tmpDir };
+  const root = plan.projectRoot;
+  const params: Record<string, string> = {
+    ...(root === undefined ? {} : { PROJECT: root }),
+    TMP: plan.tmpDir,
+    ...(plan.cacheDir === undefined ? {} : { CACHE: plan.cacheDir }),
+  };
   const named = (prefix: string, list: SeatbeltPlan["hidden"]) =>
     list.map((entry, i) => {
       params[`${prefix}_${i}`] = entry.real;
       return { name: `${prefix}_${i}`, kind: entry.kind, real: entry.real };
     });
-  const hidden = named("HIDE", plan.hidden).filter((h) => h.real !== "/" && h.real !== plan.projectRoot);
+  const hidden = named("HIDE", plan.hidden).filter((h) => h.real !== "/" && h.real !== root);
   const readOnly = named("READONLY", plan.readOnly);
   // As with bubblewrap: a hidden folder that holds the project is denied before the project is allowed
-  // (later rules win), one inside the project after.
-  const outside = hidden.filter((h) => !isInside(h.real, plan.projectRoot));
-  const inside = hidden.filter((h) => isInside(h.real, plan.projectRoot));
-  const project: Filter = { name: "PROJECT", kind: "dir" };
+  // (later rules win), one inside the project after. The cache folder is Parley's (in its hidden home).
+  const insideProject = (h: { real: string }) => root !== undefined && isInside(h.real, root);
+  const outside = hidden.filter((h) => !insideProject(h));
+  const inside = hidden.filter(insideProject);
+  const project: Filter[] = root === undefined ? [] : [{ name: "PROJECT", kind: "dir" }];
+  const cache: Filter[] = plan.cacheDir === undefined ? [] : [{ name: "CACHE", kind: "dir" }];
   const network =
     plan.network === "on"
       ? [NETWORK_ON]
@@ -90,8 +102,8 @@ export function seatbeltProfile(plan: SeatbeltPlan): { profile: string; params: 
     BASE,
     "(allow file-read*)",
     ...rule("deny file-read*", outside),
-    ...rule("allow file-read*", [project]),
-    ...rule("allow file-write*", [project, { name: "TMP", kind: "dir" }]),
+    ...rule("allow file-read*", [...project, ...cache]),
+    ...rule("allow file-write*", [...project, { name: "TMP", kind: "dir" }, ...cache]),
     ...rule("deny file-write*", readOnly),
     ...rule("deny file-read* file-write*", inside),
     ...network,

@@ -56,6 +56,18 @@ describe("trust subject", () => {
     assert.ok(!covers(record, trustSubject({ sandbox: { network: ["a.com", "evil.com"] } })));
   });
 
+  it("says when a project's MCP server leaves the sandbox or opens the network, and lapses the trust when it starts to", () => {
+    const summary = (sandbox: unknown) =>
+      trustSubject({ mcpServers: [{ id: "calc", transport: "stdio", command: "calc", sandbox }] })[0]!.summary;
+    assert.equal(summary({ mode: "off" }), "runs `calc` outside the sandbox");
+    assert.equal(summary({ network: "on" }), "runs `calc` with the network");
+    assert.equal(summary({ network: ["api.example.com"] }), "runs `calc` with the network to api.example.com");
+    assert.equal(summary({ network: "off" }), "runs `calc`");
+    const server = { id: "calc", transport: "stdio", command: "calc" };
+    const record = trustRecord(trustSubject({ mcpServers: [server] }));
+    assert.ok(!covers(record, trustSubject({ mcpServers: [{ ...server, sandbox: { mode: "off" } }] })));
+  });
+
   it("keeps a trust across reformatting and removals, and lapses it on an added or changed entry", () => {
     const record = trustRecord(trustSubject(layer));
     const reordered = JSON.parse(

@@ -7,6 +7,7 @@ import {
   formFromEntry,
   issueLines,
   parsePairs,
+  sandboxChoice,
   statusWords,
 } from "../../../webview/src/lib/mcp-form";
 
@@ -95,6 +96,25 @@ describe("MCP server form", () => {
       url: "https://example.com/mcp",
       env: { A: null },
     });
+  });
+
+  it("maps a stdio server's own sandbox to one choice and back, clearing what the choice does not set", () => {
+    assert.equal(sandboxChoice(undefined), "inherit");
+    assert.equal(sandboxChoice({ network: "on" }), "network");
+    assert.equal(sandboxChoice({ network: "off" }), "offline");
+    assert.equal(sandboxChoice({ mode: "off", network: "on" }), "off");
+    assert.equal(sandboxChoice({ network: ["api.example.com"] }), "custom");
+    const base = { ...emptyForm("app"), id: "srv", command: "npx" };
+    assert.deepEqual(entryFromForm({ ...base, sandbox: "network" }).entry!.sandbox, { mode: null, network: "on" });
+    assert.deepEqual(entryFromForm({ ...base, sandbox: "off" }).entry!.sandbox, { mode: "off", network: null });
+    assert.equal(entryFromForm(base).entry!.sandbox, undefined, "a new server following the settings sends nothing");
+    const original = { id: "srv", transport: "stdio" as const, command: "npx", sandbox: { network: "on" as const } };
+    const edited = formFromEntry(original, "app");
+    assert.equal(edited.sandbox, "network");
+    assert.equal(entryFromForm({ ...edited, sandbox: "inherit" }, original).entry!.sandbox, null);
+    assert.equal(entryFromForm({ ...edited, transport: "http", url: "https://x/mcp" }, original).entry!.sandbox, null);
+    const hosts = { ...original, sandbox: { network: ["api.example.com"] } };
+    assert.equal(entryFromForm(formFromEntry(hosts, "app"), hosts).entry!.sandbox, undefined, "a host list is kept");
   });
 
   it("names the form's fields in a 400's zod issues", () => {

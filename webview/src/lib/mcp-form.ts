@@ -2,6 +2,7 @@
 // the line formats and the "what did the edit remove" rules are unit-tested without a browser.
 import type { McpServerEntry, McpTransport } from "$shared/settings";
 import type { McpServerStatus } from "$shared/api-routes";
+import type { McpServerSandbox } from "$shared/sandbox";
 
 export type McpScope = "app" | "project";
 export type { McpTransport };
@@ -17,8 +18,33 @@ export type McpFormValues = {
   cwd: string;
   url: string;
   headers: string;
+  /** A stdio server's own sandbox (`sandbox` of its entry), as one choice. */
+  sandbox: McpSandboxChoice;
   scope: McpScope;
 };
+
+/**
+ * A stdio server's own sandbox as the form offers it: as the Sandbox settings say, with or without the
+ * network whatever they say, or not sandboxed. `custom`: the entry holds something else (a host list),
+ * which the form leaves as it is.
+ */
+export type McpSandboxChoice = "inherit" | "network" | "offline" | "off" | "custom";
+
+/** The entry's `sandbox` for each choice the form can make (`null` removes the key). */
+const SANDBOX_PATCHES: Record<Exclude<McpSandboxChoice, "custom">, Record<string, string | null> | null> = {
+  inherit: null,
+  network: { mode: null, network: "on" },
+  offline: { mode: null, network: "off" },
+  off: { mode: "off", network: null },
+};
+
+/** The choice an entry's `sandbox` stands for. */
+export function sandboxChoice(sandbox: McpServerSandbox | undefined): McpSandboxChoice {
+  if (!sandbox || (sandbox.mode === undefined && sandbox.network === undefined)) return "inherit";
+  if (sandbox.mode === "off") return "off";
+  if (sandbox.mode !== undefined) return "custom";
+  return sandbox.network === "on" ? "network" : sandbox.network === "off" ? "offline" : "custom";
+}
 
 export const SECRET = "<secret>";
 
@@ -36,7 +62,19 @@ export function statusWords(server: Pick<McpServerStatus, "status" | "enabled">)
 }
 
 export function emptyForm(scope: McpScope): McpFormValues {
-  return { id: "", name: "", transport: "stdio", command: "", args: "", env: "", cwd: "", url: "", headers: "", scope };
+  return {
+    id: "",
+    name: "",
+    transport: "stdio",
+    command: "",
+    args: "",
+    env: "",
+    cwd: "",
+    url: "",
+    headers: "",
+    sandbox: "inherit",
+    scope,
+  };
 }
 
 /** The form for an entry of a layer; secret values show as the placeholder the server sends. */
@@ -55,6 +93,7 @@ export function formFromEntry(entry: McpServerEntry, scope: McpScope): McpFormVa
     cwd: entry.cwd ?? "",
     url: entry.url ?? "",
     headers: pairs(entry.headers, ": "),
+    sandbox: sandboxChoice(entry.sandbox),
     scope,
   };
 }
@@ -122,6 +161,13 @@ export function entryFromForm(values: McpFormValues, original?: McpServerEntry):
     const dropped = Object.keys(original?.[key] ?? {}).filter((name) => !Object.hasOwn(now, name));
     if (dropped.length > 0) entry[key] = { ...now, ...Object.fromEntries(dropped.map((name) => [name, null])) };
   }
+  // The sandbox concerns a stdio server only; a custom one (a host list) is left as it is.
+  const sandbox = stdio ? values.sandbox : "inherit";
+  if (sandbox !== "custom") {
+    const patch = SANDBOX_PATCHES[sandbox];
+    if (patch) entry.sandbox = patch;
+    else if (original?.sandbox !== undefined) entry.sandbox = null;
+  }
   return { entry, errors: [] };
 }
 
@@ -135,6 +181,7 @@ const FIELD_LABELS: Record<string, string> = {
   cwd: "Working folder",
   url: "URL",
   headers: "Headers",
+  sandbox: "Sandbox",
 };
 
 /** A 400's zod issues as lines naming the form's fields (`mcpServers.0.id` → "Id: …"). */

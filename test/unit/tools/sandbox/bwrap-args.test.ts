@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bwrapArgs, type BwrapPlan } from "../../../../src/tools/sandbox/bwrap-args";
+import { bwrapArgs, CACHE_MOUNT, type BwrapPlan } from "../../../../src/tools/sandbox/bwrap-args";
 import type { PathFact } from "../../../../src/tools/sandbox/path-facts";
 
 const ROOT = "/home/ana/code/app";
@@ -163,6 +163,38 @@ describe("the bubblewrap command line", () => {
     const args = ops(bwrapArgs(plan({ hidden: [...facts.keys()], facts })));
     const hides = args.filter((op) => op.startsWith("--tmpfs") || op.startsWith("--ro-bind /dev/null"));
     assert.deepEqual(hides, ["--tmpfs /tmp", "--tmpfs /home/ana/.docker"]);
+  });
+
+  it("writes nothing but /tmp without a project, and binds a working folder outside the project read-only", () => {
+    const cwd = "/tmp/work/notes";
+    const args = ops(bwrapArgs(plan({ projectRoot: undefined, cwd })));
+    assert.ok(!args.some((op) => op.startsWith("--bind ")), "no read-write bind");
+    assert.ok(args.includes(`--ro-bind ${cwd} ${cwd}`), "a folder under /tmp is still there to start in");
+    assert.ok(args.includes(`--chdir ${cwd}`));
+    assert.ok(!ops(bwrapArgs(plan({ cwd: `${ROOT}/src` }))).includes(`--ro-bind ${ROOT}/src ${ROOT}/src`));
+  });
+
+  it("binds the working folder before the hidden paths inside it, and never one a hidden path holds", () => {
+    const home = "/home/ana";
+    const facts = new Map([[`${home}/.ssh`, dir(`${home}/.ssh`)]]);
+    const args = ops(bwrapArgs(plan({ projectRoot: undefined, cwd: home, hidden: [`${home}/.ssh`], facts })));
+    // The bind brings the host's folder back whole: ~/.ssh has to be hidden on top of it.
+    assert.ok(args.indexOf(`--tmpfs ${home}/.ssh`) > args.indexOf(`--ro-bind ${home} ${home}`));
+    const inside = `${home}/.ssh/keys`;
+    const hiddenCwd = ops(bwrapArgs(plan({ projectRoot: undefined, cwd: inside, hidden: [`${home}/.ssh`], facts })));
+    assert.ok(!hiddenCwd.some((op) => op.startsWith("--ro-bind") && op.includes(inside)));
+    // A hidden path under /tmp inside the bound working folder is hidden too.
+    const tmpFacts = new Map([["/tmp/w/.app", dir("/tmp/w/.app")]]);
+    const tmpArgs = ops(
+      bwrapArgs(plan({ projectRoot: undefined, cwd: "/tmp/w", hidden: ["/tmp/w/.app"], facts: tmpFacts })),
+    );
+    assert.ok(tmpArgs.indexOf("--tmpfs /tmp/w/.app") > tmpArgs.indexOf("--ro-bind /tmp/w /tmp/w"));
+  });
+
+  it("binds a cache folder read-write in the private /tmp", () => {
+    const args = ops(bwrapArgs(plan({ cacheDir: "/home/ana/.app/mcp-cache/abc" })));
+    assert.ok(args.indexOf(`--bind /home/ana/.app/mcp-cache/abc ${CACHE_MOUNT}`) > args.indexOf("--tmpfs /tmp"));
+    assert.equal(CACHE_MOUNT, "/tmp/.cache");
   });
 
   it("hides a path under /tmp when the project is there too and the path is inside it", () => {

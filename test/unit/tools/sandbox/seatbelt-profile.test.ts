@@ -58,6 +58,23 @@ describe("the macOS sandbox profile", () => {
     assert.ok(!lines.some((l) => l.startsWith("(deny file-write*") && l.includes("HIDE_0")));
   });
 
+  it("without a project writes only its temporary folder, and its cache folder after the hidden paths are denied", () => {
+    const { profile, params } = seatbeltProfile(
+      plan({
+        projectRoot: undefined,
+        cacheDir: "/Users/ana/.app/mcp-cache/abc",
+        hidden: [{ real: "/Users/ana/.app", kind: "dir" }],
+      }),
+    );
+    const lines = profile.split("\n");
+    assert.ok(!profile.includes("PROJECT"));
+    assert.deepEqual(params.CACHE, "/Users/ana/.app/mcp-cache/abc");
+    const deny = lines.indexOf('(deny file-read* (subpath (param "HIDE_0")))');
+    const read = lines.indexOf('(allow file-read* (subpath (param "CACHE")))');
+    assert.ok(deny > 0 && read > deny, profile);
+    assert.ok(lines.includes('(allow file-write* (subpath (param "TMP")) (subpath (param "CACHE")))'));
+  });
+
   it("keeps .git/hooks and .git/config read-only after allowing the project's writes", () => {
     const { profile } = seatbeltProfile(
       plan({
