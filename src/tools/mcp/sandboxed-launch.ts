@@ -55,9 +55,11 @@ export async function sandboxedLaunch(
     if (!(await commandExists(plain.command, cwd, plain.env.PATH ?? "")))
       throw Object.assign(new Error(`${plain.command}: not found`), { code: "ENOENT" });
     await fs.mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    const visible = await codeUnderTmp([plain.command, ...plain.args], cwd);
     return sandbox.command({
       ...plain,
       cwd,
+      ...(visible.length > 0 ? { visible } : {}),
       ...(writable.folder === undefined ? {} : { projectRoot: writable.folder }),
       cacheDir,
       settings,
@@ -66,6 +68,27 @@ export async function sandboxedLaunch(
     });
   };
   return { launch, ...(warning ? { warning } : {}) };
+}
+
+/**
+ * The server's own code where the private `/tmp` would cover it: for a command or argument that is an
+ * existing path under the temporary folder (`node /tmp/work/server.mjs`), the folder right under it
+ * that holds it (`/tmp/work`, so its `node_modules` resolve too), real paths. It is shown read-only;
+ * hidden paths inside it stay hidden.
+ */
+async function codeUnderTmp(words: readonly string[], cwd: string): Promise<string[]> {
+  const tmp = await fs.realpath("/tmp").catch(() => "/tmp");
+  const folders = await Promise.all(
+    words
+      .filter((word) => word.startsWith("/") || word.startsWith("./") || word.startsWith("../"))
+      .map(async (word) => {
+        const real = await fs.realpath(path.resolve(cwd, word)).catch(() => undefined);
+        if (!real || !real.startsWith(`${tmp}/`)) return undefined;
+        const first = real.slice(tmp.length + 1).split("/")[0]!;
+        return path.join(tmp, first);
+      }),
+  );
+  return [...new Set(folders.filter((folder): folder is string => folder !== undefined))];
 }
 
 /** A command with a slash is a path (from the working folder); a bare name is looked up on `PATH`. */

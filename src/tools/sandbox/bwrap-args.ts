@@ -17,6 +17,11 @@ export type BwrapPlan = {
   cwd: string;
   /** A host folder bound read-write at `CACHE_MOUNT`: caches that outlive the command (an MCP server's). */
   cacheDir?: string;
+  /**
+   * Folders bound read-only where they are (real paths), so the private `/tmp` does not cover them:
+   * an MCP server's own code kept under `/tmp`. Hidden paths inside them stay hidden.
+   */
+  visible?: readonly string[];
   /** Paths to hide (absolute; those absent from `facts` do not exist and are skipped). */
   hidden: readonly string[];
   /** `off` and `proxy` unshare the network (the proxy is reached another way); `on` keeps the host's. */
@@ -113,6 +118,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     "/tmp",
     ...(plan.cacheDir === undefined ? [] : ["--bind", plan.cacheDir, CACHE_MOUNT]),
     // Before the hidden paths: a bind brings the host's folder back whole, so they go on top of it.
+    ...(plan.visible ?? []).flatMap((folder) => ["--ro-bind", folder, folder]),
     ...cwdMount(plan),
     ...before,
     ...projectMounts(plan),

@@ -42,6 +42,8 @@ export type SandboxRequest = {
    * inside: an MCP server's downloads survive its restarts. Parley's own, never shared between servers.
    */
   cacheDir?: string;
+  /** Folders to keep visible, read-only, where the private `/tmp` would cover them (real paths). */
+  visible?: readonly string[];
   /** The sandbox settings in force for the project (`ProjectSnapshot.sandbox`). */
   settings: SandboxSettings;
   /**
@@ -165,6 +167,7 @@ export class Sandbox {
     const args = bwrapArgs({
       ...(request.projectRoot === undefined ? {} : { projectRoot: request.projectRoot }),
       ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
+      ...(request.visible?.length ? { visible: request.visible } : {}),
       cwd: request.cwd,
       hidden,
       network: hosts ? "proxy" : listed ? "off" : (network as "off" | "on"),
