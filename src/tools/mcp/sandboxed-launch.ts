@@ -77,15 +77,18 @@ export async function sandboxedLaunch(
  * hidden paths inside it stay hidden.
  */
 async function codeUnderTmp(words: readonly string[], cwd: string): Promise<string[]> {
-  const tmp = await fs.realpath("/tmp").catch(() => "/tmp");
+  /** The folder right under `/tmp` holding `file`, as a real path. */
+  const holder = async (file: string) => {
+    if (!file.startsWith("/tmp/")) return undefined;
+    return fs.realpath(path.join("/tmp", file.slice("/tmp/".length).split("/")[0]!)).catch(() => undefined);
+  };
   const folders = await Promise.all(
     words
       .filter((word) => word.startsWith("/") || word.startsWith("./") || word.startsWith("../"))
-      .map(async (word) => {
-        const real = await fs.realpath(path.resolve(cwd, word)).catch(() => undefined);
-        if (!real || !real.startsWith(`${tmp}/`)) return undefined;
-        const first = real.slice(tmp.length + 1).split("/")[0]!;
-        return path.join(tmp, first);
+      .flatMap((word) => {
+        const given = path.resolve(cwd, word);
+        // The path as given (the server is told it) and where it leads (a link out of /tmp, or into it).
+        return [holder(given), fs.realpath(given).then(holder, () => undefined)];
       }),
   );
   return [...new Set(folders.filter((folder): folder is string => folder !== undefined))];
