@@ -59,7 +59,7 @@ describe("attack: stdio MCP servers that try to leave the sandbox", function () 
     }
     fakeHome = path.join(root, "user");
     fs.mkdirSync(path.join(fakeHome, ".ssh"), { recursive: true });
-    fs.writeFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY----- fake\n");
+    fs.writeFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "fake ssh key: parley-sandbox-canary\n");
     allowed = path.join(root, "allowed");
     fs.mkdirSync(allowed);
     parleyHome = path.join(root, "parley-home");
@@ -262,7 +262,7 @@ describe("attack: stdio MCP servers that try to leave the sandbox", function () 
     assert.deepEqual([row.sandboxed, row.sandboxReason], [false, unconfined.sandboxReason]);
     assert.match(
       (await dispatch("mcp__escape__read", { path: "~/.ssh/id_ed25519" })).output,
-      /PRIVATE KEY/,
+      /parley-sandbox-canary/,
       "unconfined, it reads what the sandbox hid",
     );
   });

@@ -84,7 +84,7 @@ describe("attack: commands that try to leave the sandbox", function () {
     }
     fakeHome = path.join(root, "user");
     fs.mkdirSync(path.join(fakeHome, ".ssh"), { recursive: true });
-    fs.writeFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY----- fake\n");
+    fs.writeFileSync(path.join(fakeHome, ".ssh", "id_ed25519"), "fake ssh key: parley-sandbox-canary\n");
     parleyHome = path.join(root, "parley-home");
     // The sandbox and the command's environment read the user's home from HOME.
     process.env.HOME = fakeHome;
@@ -142,7 +142,7 @@ describe("attack: commands that try to leave the sandbox", function () {
       assert.match((await dispatch(tcpCommand())).output, /CONNECTED/);
       assert.match((await dispatch(dnsCommand())).output, /RESOLVED \[ '10\.9\.8\.7' \]/);
       assert.match((await dispatch(unixCommand())).output, /CONNECTED/);
-      assert.match((await dispatch("cat ~/.ssh/id_ed25519")).output, /PRIVATE KEY/);
+      assert.match((await dispatch("cat ~/.ssh/id_ed25519")).output, /parley-sandbox-canary/);
     } finally {
       await f.s.api("PATCH", "/api/settings/app", { sandbox: null });
     }

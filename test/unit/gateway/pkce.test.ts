@@ -38,7 +38,7 @@ describe("PKCE", () => {
 
 describe("gateway credentials", () => {
   it("labels an account with the first 16 characters of its key", () => {
-    assert.equal(accountLabel("sk-or-v1-0123456789abcdef"), "sk-or-v1-0123456");
+    assert.equal(accountLabel("gw-test-key-0123456789abcdef"), "gw-test-key-0123");
   });
 
   it("never refreshes a credential without expiry, and the gateway refresher changes nothing", async () => {
