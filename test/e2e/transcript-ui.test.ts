@@ -64,7 +64,6 @@ describe("web UI: a long transcript", function () {
         reads.every((search) => /limit=\d+/.test(search)),
         `the whole chat is never asked for: ${reads.join(" ")}`,
       );
-      // Up to the first message: older pages come as the reader nears the top.
       // Up to the first message: older pages come as the reader nears the top (the list's size is
       // unknown, -1, until none are left).
       await page.locator("ol.messages").evaluate(async (list) => {
