@@ -82,8 +82,13 @@ describe("the sandbox around shell", function () {
   it("reaches a listed host through Parley's proxy and nothing else", async () => {
     const before = hits;
     const listed = await run(`${curl("localhost")}; ${curl("127.0.0.1")}`, { network: ["localhost"] });
-    assert.match(listed.output, /GOT served http:\/\/127\.0\.0\.1:3128/, "the listed name, through the proxy");
-    assert.match(listed.output, /FAILED/, "an address that is not listed is refused");
+    // The command's own words in the message: a failure here under load must say what happened.
+    assert.match(
+      listed.output,
+      /GOT served http:\/\/127\.0\.0\.1:3128/,
+      `the listed name, through the proxy: ${listed.output}`,
+    );
+    assert.match(listed.output, /FAILED/, `an address that is not listed is refused: ${listed.output}`);
     assert.equal(hits, before + 1);
     // Bypassing the proxy finds no network at all.
     const bypass = await run(`env -u HTTP_PROXY -u http_proxy NODE_USE_ENV_PROXY= ${curl("localhost")}`, {
