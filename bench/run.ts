@@ -11,6 +11,7 @@ import { runPopupBench } from "./popup.bench";
 import { runSessionsBench } from "./sessions.bench";
 import { runTranscriptBench } from "./transcript.bench";
 import { runSearchBench } from "./search.bench";
+import { runWorktreesBench } from "./worktrees.bench";
 import { printedLines } from "./stats";
 import { resultLines, writeResultsFile, type GroupRun } from "./results-table";
 
@@ -28,6 +29,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   sessions: runSessionsBench,
   transcript: runTranscriptBench,
   search: runSearchBench,
+  worktrees: runWorktreesBench,
 };
 const RESULTS_FILE = "docs/benchmark-results.md";
 

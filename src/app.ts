@@ -28,6 +28,8 @@ import { McpToolCacheRepo } from "./tools/mcp/tool-cache-repo";
 import type { ProjectRow } from "./projects/projects-repo";
 import { openMentions, type MentionEngine, type Mentions } from "./mentions";
 import { ConnectionResolver } from "./gateway/connection-resolver";
+import { WorktreeService } from "./worktrees/worktree-service";
+import { WorktreesRepo } from "./worktrees/worktrees-repo";
 import { PendingInteractions } from "./tools/interactions";
 import { CheckpointsRepo } from "./chat/checkpoints-repo";
 import { RequestsRepo } from "./chat/requests-repo";
@@ -123,6 +125,10 @@ export type Runtime = {
   directRuns: DirectRuns;
   /** The plan each chat implements (Plan mode's "Implement this plan"). */
   planPins: PlanPins;
+  /** Worktree chats (contract 7.6). */
+  worktrees: WorktreeService;
+  worktreesRepo: WorktreesRepo;
+  chats: ChatsRepo;
   /** One-time upgrades that must finish before the first request (run by `listen`). */
   prepare(): Promise<void>;
   close(): void;
@@ -249,6 +255,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);
+  const worktreesRepo = new WorktreesRepo(db);
+  const worktrees: WorktreeService = new WorktreeService({
+    repo: worktreesRepo,
+    home: options.home,
+    log: options.log,
+    // The chat's files may change while it answers or compacts (ChatTurns is made below).
+    isBusy: (chatId): boolean => chatTurns.isBusy(chatId),
+  });
   const tools = new ToolEnvironment({
     settings,
     connections,
@@ -259,6 +273,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     sandbox,
     log: options.log,
     retryBaseMs: options.retryBaseMs,
+    workspaces: worktrees,
   });
   const requests = new RequestsRepo(db);
   const subagents = new Subagents(tools, prompts, messages, requests);
@@ -332,6 +347,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     subagents,
     directRuns: new DirectRuns({ chats, messages, chatService, turns: activeTurns, tools, subagents }),
     planPins,
+    worktrees,
+    worktreesRepo,
+    chats,
     gatewayOAuth: new GatewayOAuth({
       accounts,
       settings,
@@ -339,6 +357,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       log: options.log,
     }),
     prepare: async () => {
+      // What a deleted chat's worktree or a killed turn left (nothing to do, and no git call, without worktrees).
+      await worktrees.cleanUp();
       // Temporaries that writes killed midway (kill -9, a crash) left in projects and in the home.
       const { removed } = tempJournal.sweep();
       if (removed.length > 0)

@@ -50,7 +50,7 @@ export class ChatService {
    * A new chat; a `promptId` must name a prompt of the project or the app (400 otherwise). Without
    * one it takes the default prompt style's profile; `promptId: null` asks for no prompt.
    */
-  async create(project: ProjectRow, body: CreateChatBody): Promise<Chat> {
+  async create(project: ProjectRow, body: CreateChatBody, worktreeBranch?: string): Promise<Chat> {
     const prompt =
       body.promptId === undefined || body.promptId === null
         ? undefined
@@ -59,8 +59,10 @@ export class ChatService {
     const cardPromptId = prompt?.showOnProjectCard ? prompt.id : null;
     const modelId = body.modelId ?? (await this.defaultModel(project));
     const promptId = body.promptId === undefined ? await this.defaultStyle(project, body.agent) : body.promptId;
+    const { worktree: _worktree, ...fields } = body;
     const chat = this.chats.create({
-      ...body,
+      ...fields,
+      ...(worktreeBranch ? { worktreeBranch } : {}),
       promptId,
       ...(modelId ? { modelId } : {}),
       projectId: project.id,

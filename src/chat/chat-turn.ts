@@ -54,7 +54,8 @@ export type TurnContext = {
   mcpTools?: OfferableMcpTool[];
 };
 export interface TurnContextProvider {
-  build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext>;
+  /** `dir`: the chat's working folder, where agent files, skills and the environment are read. */
+  build(chat: Chat, snapshot: ProjectSnapshot, dir?: string): Promise<TurnContext>;
 }
 
 export type ChatTurnDeps = {
@@ -153,6 +154,8 @@ export class ChatTurns {
   async prepare(chat: Chat, project: ProjectRow, body: StreamBody): Promise<PreparedTurn> {
     if (this.deps.turns.isActive(chat.id)) throw busyChat();
     if (this.deps.compactor?.isBusy(chat.id)) throw compactingChat();
+    // A worktree chat works in its worktree (409 once that is gone: never in the project's own tree).
+    const dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? project.dir;
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
@@ -171,10 +174,10 @@ export class ChatTurns {
           await this.deps.catalog.list("text", connection.connection).catch(() => undefined);
         return connection;
       }),
-      readReferencedFiles(project.dir, body.referencedPaths ?? []),
+      readReferencedFiles(dir, body.referencedPaths ?? []),
       readReferencedResources(this.deps.mcp, snapshot, body.referencedResources ?? []),
       serversStarted.then(
-        () => this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+        () => this.deps.context?.build(chat, snapshot, dir) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
       ),
     ]);
     const branch = this.branchOf(chat, body);
@@ -183,7 +186,7 @@ export class ChatTurns {
       chat,
       project,
       snapshot,
-      root: realpathSync.native(project.dir),
+      root: realpathSync.native(dir),
       settings,
       resolved,
       files: [...files, ...resources],
@@ -233,9 +236,16 @@ export class ChatTurns {
     const snapshot = await this.deps.settings.snapshot(project);
     const modelId = chat.modelId ?? snapshot.settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
+    // The meter reads a worktree chat's files where its turns would (the project's once that is gone).
+    let dir = project.dir;
+    try {
+      dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? dir;
+    } catch {
+      // A discarded worktree: the meter still shows what the chat holds.
+    }
     const [resolved, context] = await Promise.all([
       this.deps.connections.forModel(snapshot.settings, modelId),
-      this.deps.context?.build(chat, snapshot) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+      this.deps.context?.build(chat, snapshot, dir) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
     ]);
     // Nothing streams here: the catalog may be read (once, then cached) for the model's window.
     const listed = await this.deps.catalog.list("text", resolved.connection).catch(() => []);

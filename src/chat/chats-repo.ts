@@ -17,6 +17,7 @@ type ChatRow = {
   agent_files: number | null;
   skills: number | null;
   leaf_id: string | null;
+  worktree_branch: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -37,6 +38,7 @@ function toChat(row: ChatRow): Chat {
     agentFiles: toBool(row.agent_files),
     skills: toBool(row.skills),
     leafId: row.leaf_id,
+    worktreeBranch: row.worktree_branch,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -47,7 +49,9 @@ export type NewChat = Partial<Omit<Chat, "id" | "projectId" | "leafId" | "create
   title: string;
 };
 /** The leaf moves with the messages (MessagesRepo), never as a plain field. */
-export type ChatChanges = Partial<Omit<Chat, "id" | "projectId" | "leafId" | "createdAt" | "updatedAt">>;
+export type ChatChanges = Partial<
+  Omit<Chat, "id" | "projectId" | "leafId" | "worktreeBranch" | "createdAt" | "updatedAt">
+>;
 
 const COLUMN_OF: Record<keyof ChatChanges, string> = {
   title: "title",
@@ -74,8 +78,8 @@ export class ChatsRepo {
     const now = nowIso();
     statement(
       this.db,
-      `INSERT INTO chats (id, project_id, title, prompt_id, card_prompt_id, model_id, agent, tools_json, agent_files, skills, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO chats (id, project_id, title, prompt_id, card_prompt_id, model_id, agent, tools_json, agent_files, skills, worktree_branch, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       chat.projectId,
@@ -87,6 +91,7 @@ export class ChatsRepo {
       columnValue("tools", chat.tools),
       fromBool(chat.agentFiles),
       fromBool(chat.skills),
+      chat.worktreeBranch ?? null,
       now,
       now,
     );

@@ -194,7 +194,9 @@ export class DirectRuns {
   private async inTurn<T>(snapshot: ProjectSnapshot, chat: Chat, work: (turn: Turn) => Promise<T>): Promise<T> {
     const busy = () => conflict("this chat is already answering; cancel it or wait");
     if (this.deps.turns.isActive(chat.id)) throw busy();
-    const root = await fs.realpath(snapshot.project.dir);
+    // A worktree chat's direct runs work in its worktree, as its turns do (409 once that is gone).
+    const dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? snapshot.project.dir;
+    const root = await fs.realpath(dir);
     // Again after the await: a turn that started meanwhile must not be replaced in the active turns.
     if (this.deps.turns.isActive(chat.id)) throw busy();
     const { broadcast, controller } = this.deps.turns.start(chat.id, this.deps.chats.lastEventId(chat.id) + 1);

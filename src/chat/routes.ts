@@ -9,6 +9,9 @@ import type { ActiveTurns, TurnBroadcast } from "./turn-broadcast";
 import { created, route, streamRoute } from "../platform/http/define-route";
 import { conflict } from "../platform/app-error";
 import { openSse, type SseChannel, type SseRegistry } from "../platform/http/sse";
+import type { WorktreeService } from "../worktrees/worktree-service";
+import type { ProjectRow } from "../projects/projects-repo";
+import type { CreateChatBody } from "../shared/chats";
 
 export type ChatRoutesDeps = {
   projects: ProjectRegistry;
@@ -16,6 +19,7 @@ export type ChatRoutesDeps = {
   chatService: ChatService;
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
+  worktrees: WorktreeService;
 };
 
 function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
@@ -32,9 +36,27 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     deps.chatService.list(deps.projects.byId(params.id).id, query),
   );
 
-  route(router, "POST /api/projects/:id/chats", async ({ params, body }) =>
-    created(await deps.chatService.create(deps.projects.byId(params.id), body)),
-  );
+  /** A worktree chat (contract 7.6): its worktree first; if the chat cannot be stored, the worktree goes again. */
+  async function createInWorktree(project: ProjectRow, body: CreateChatBody) {
+    const request = typeof body.worktree === "object" ? body.worktree : {};
+    const title = body.title ?? `chat ${Math.random().toString(36).slice(2, 6)}`;
+    const worktree = await deps.worktrees.create(project, title, request);
+    try {
+      const chat = await deps.chatService.create(project, body, worktree.branch);
+      deps.worktrees.record(chat.id, worktree);
+      return chat;
+    } catch (error) {
+      await deps.worktrees.abandon(worktree);
+      throw error;
+    }
+  }
+
+  route(router, "POST /api/projects/:id/chats", async ({ params, body }) => {
+    const project = deps.projects.byId(params.id);
+    return created(
+      body.worktree ? await createInWorktree(project, body) : await deps.chatService.create(project, body),
+    );
+  });
 
   route(router, "GET /api/chats/:id", ({ params, query }) => deps.chatService.withMessages(params.id, query));
 
@@ -62,8 +84,10 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     created(deps.chatService.fork(params.id, body.messageId)),
   );
 
-  route(router, "DELETE /api/chats/:id", ({ params }) => {
+  route(router, "DELETE /api/chats/:id", async ({ params }) => {
     deps.activeTurns.cancel(params.id);
+    // A worktree chat's folder goes; work its base lacks stays on its branch (see WorktreeService.release).
+    await deps.worktrees.release(params.id);
     deps.chatService.delete(params.id);
   });
 
@@ -75,9 +99,10 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     // the client's answer opens right after it, so the two writes do not add up before the first
     // token. Nothing is missed: the stream replays the turn from its first event.
     setImmediate(() => {
-      // A client that goes away cancels its turn at once: the upstream request is aborted.
+      // A worktree chat works on while nobody watches it (contract 7.6: its Agents board follows it and
+      // answers what it asks); Stop cancels it. Any other chat's turn ends with its client.
       const channel = openSse(req, res, streams, () => {
-        if (!broadcast.done) deps.activeTurns.cancel(chat.id);
+        if (!broadcast.done && !chat.worktreeBranch) deps.activeTurns.cancel(chat.id);
       });
       pipe(broadcast, channel, 0);
     });

@@ -33,6 +33,14 @@ export type ToolEnvironmentDeps = {
   sandbox?: Sandbox;
   log: Logger;
   retryBaseMs?: number;
+  /** Where a worktree chat's tools run (contract 7.6); absent, or undefined for a chat, in its project. */
+  workspaces?: Workspaces;
+};
+
+/** A chat's own working folder, when it has one (a worktree chat's, see src/worktrees). */
+export type Workspaces = {
+  /** The folder and the repository's git folder; undefined for a chat without one; throws (409) when it is gone. */
+  workspaceOf(chatId: string): { dir: string; gitDir: string } | undefined;
 };
 
 export type ToolContextParams = {
@@ -62,8 +70,17 @@ export class ToolEnvironment {
     const { snapshot, chatId, turnId } = params;
     const mcp = this.deps.mcp;
     const sandbox = this.deps.sandbox;
+    // A worktree chat's commands may commit: its repository's git folder is writable too.
+    const gitDir = this.deps.workspaces?.workspaceOf(chatId)?.gitDir;
     const shellSandbox: ShellSandbox | undefined =
-      sandbox && ((command) => sandbox.command({ ...command, projectRoot: params.root, settings: snapshot.sandbox }));
+      sandbox &&
+      ((command) =>
+        sandbox.command({
+          ...command,
+          projectRoot: params.root,
+          ...(gitDir === undefined ? {} : { gitDir }),
+          settings: snapshot.sandbox,
+        }));
     return {
       chatId,
       root: params.root,

@@ -26,8 +26,9 @@ export class PromptTurnContext implements TurnContextProvider {
     private readonly pinnedPlan: (chat: Chat) => string | undefined = () => undefined,
   ) {}
 
-  async build(chat: Chat, snapshot: ProjectSnapshot): Promise<TurnContext> {
-    const { project, settings } = snapshot;
+  /** `dir`: the chat's working folder when it is not the project's (a worktree chat's). */
+  async build(chat: Chat, snapshot: ProjectSnapshot, dir = snapshot.project.dir): Promise<TurnContext> {
+    const { settings } = snapshot;
     const mcpTools = this.mcpTools(snapshot);
     // Every tool the project offers: native tools and the MCP tools of its servers.
     const projectTools = [...NATIVE_TOOLS.map((t) => t.name), ...mcpTools.map((t) => t.id)];
@@ -62,9 +63,9 @@ export class PromptTurnContext implements TurnContextProvider {
     };
     const agentFileNames = settings.agentFileNames ?? ["AGENTS.md"];
     const [agentFiles, skills, environment] = await Promise.all([
-      effective.agentFiles ? readAgentFiles(project.dir, agentFileNames) : [],
-      effective.skills ? scanSkills(project.dir) : [],
-      settings.chat?.environment === false ? undefined : currentEnvironment(project.dir),
+      effective.agentFiles ? readAgentFiles(dir, agentFileNames) : [],
+      effective.skills ? scanSkills(dir) : [],
+      settings.chat?.environment === false ? undefined : currentEnvironment(dir),
     ]);
     // The prompt stays first; the environment follows it (contract 7.3).
     if (prompt) push(prompt.content, "system");

@@ -202,6 +202,26 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO messages_fts(rowid, content) SELECT new.rowid, ${searchText("new.")} WHERE new.content <> '';
   END;
   `,
+  /*
+   * 10: worktree chats (contract 7.6). A chat may run in a git worktree of its own: its branch on the
+   * chat (every chat response carries it), the rest in a table of their own. A discarded worktree keeps
+   * its row (state 'discarded'), so the chat says why it cannot run tools.
+   */ `
+  ALTER TABLE chats ADD COLUMN worktree_branch TEXT;
+  CREATE TABLE worktrees (
+    chat_id TEXT PRIMARY KEY REFERENCES chats(id) ON DELETE CASCADE,
+    repo_dir TEXT NOT NULL,
+    git_dir TEXT NOT NULL,
+    path TEXT NOT NULL,
+    subdir TEXT NOT NULL,
+    branch TEXT NOT NULL,
+    base TEXT NOT NULL,
+    base_commit TEXT NOT NULL,
+    started_dirty INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'ready',
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /**

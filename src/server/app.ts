@@ -19,6 +19,7 @@ import { settingsRoutes } from "../settings/routes";
 import { eventRoutes } from "./routes/events";
 import { webUiRoutes } from "./routes/web-ui";
 import { chatRoutes } from "../chat/routes";
+import { worktreeRoutes } from "../worktrees/routes";
 import { compactionRoutes } from "../chat/compaction/routes";
 import { gatewayRoutes } from "../gateway/routes";
 import { usageRoutes } from "../chat/usage-routes";
@@ -107,6 +108,13 @@ export function createApp(runtime: Runtime, options: AppOptions): ParleyApp {
   app.use(searchRoutes(runtime));
   app.use(chatExportRoutes(runtime));
   app.use(planRoutes(runtime));
+  app.use(
+    worktreeRoutes({
+      ...runtime,
+      repo: runtime.worktreesRepo,
+      isActive: (chatId) => runtime.activeTurns.isActive(chatId),
+    }),
+  );
   streams.authorized = (req) => isAuthenticated(req, access);
   app.use(accessRoutes(access, () => streams.recheck()));
   app.use(apiNotFound);

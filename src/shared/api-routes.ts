@@ -2,6 +2,15 @@
 // registers its handlers against these keys (src/platform/http/define-route.ts), the webview client and the
 // OpenAPI document (GET /api/openapi.json) are derived from them, so nothing else names a route.
 import { z } from "zod";
+import {
+  boardSchema,
+  worktreeDiscardBodySchema,
+  worktreeFileQuerySchema,
+  worktreeFileSchema,
+  worktreeMergeBodySchema,
+  worktreeMergeResultSchema,
+  worktreeSchema,
+} from "./worktrees";
 import { actionEntrySchema, agentEntrySchema, agentWriteBodySchema } from "./agents";
 import { appEventSchemas } from "./app-events";
 import {
@@ -303,6 +312,20 @@ export const apiRoutes = {
   "DELETE /api/chats/:id": { response: noContent },
   /** A new chat holding the current path up to and including `messageId` (contract 7.4). */
   "POST /api/chats/:id/fork": { body: forkChatBodySchema, response: chatSchema, created: true },
+  /** A worktree chat's worktree (contract 7.6): branch, base, changed files, ahead and behind; 404 for another chat. */
+  "GET /api/chats/:id/worktree": { response: worktreeSchema },
+  /** One changed file at the base and in the worktree, for a diff view. */
+  "GET /api/chats/:id/worktree/file": { query: worktreeFileQuerySchema, response: worktreeFileSchema },
+  /**
+   * Merges (or squashes) the chat's work into its base in the project; 409 `conflict` listing the files
+   * in `issues` (nothing changed) for a conflict, uncommitted project changes in its way, another base
+   * checked out, a running turn or another merge under way.
+   */
+  "POST /api/chats/:id/worktree/merge": { body: worktreeMergeBodySchema, response: worktreeMergeResultSchema },
+  /** Removes the worktree and its branch; 409 listing the files while it holds unmerged work, unless `force`. */
+  "DELETE /api/chats/:id/worktree": { body: worktreeDiscardBodySchema.default({}), response: noContent },
+  /** The project's board of worktree chats (contract 7.6): status, changes, cost, last message, what waits. */
+  "GET /api/projects/:id/worktree-chats": { response: boardSchema },
   /** How full the context of the request the chat would send now is (contract 7.3); 400 without a model. */
   "GET /api/chats/:id/context": { response: contextReportSchema },
   /** One row per upstream request of the chat, oldest first (contract 7.3). */

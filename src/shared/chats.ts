@@ -17,10 +17,22 @@ export const chatSchema = z.object({
   skills: z.boolean().nullable(),
   /** The message the chat's current path ends at (contract 7.4); null before the first message. */
   leafId: z.string().nullable(),
+  /** A worktree chat's branch (contract 7.6): its tools run in a git worktree of its own. */
+  worktreeBranch: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Chat = z.infer<typeof chatSchema>;
+
+/** A branch name a user may give a worktree chat (git's own check runs too, see src/worktrees). */
+export const worktreeBranchSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, '.', '_', '/' and '-', starting with a letter or digit");
+
+/** `worktree` of POST /api/projects/:id/chats: `true`, or the branch to create. */
+export const createWorktreeSchema = z.union([z.boolean(), z.strictObject({ branch: worktreeBranchSchema.optional() })]);
 
 const chatFields = {
   title: z.string().min(1).max(200),
@@ -41,6 +53,8 @@ export const createChatBodySchema = z.strictObject({
   tools: chatFields.tools.optional(),
   agentFiles: chatFields.agentFiles.optional(),
   skills: chatFields.skills.optional(),
+  /** A worktree chat (contract 7.6): on a new branch `parley/<slug>`, or the branch named here. */
+  worktree: createWorktreeSchema.optional(),
 });
 export type CreateChatBody = z.infer<typeof createChatBodySchema>;
 

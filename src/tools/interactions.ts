@@ -1,10 +1,11 @@
 // Calls waiting for the user: approvals of tools gated `ask`, and answers to `ask_user`. A turn waits
 // on a promise; the approval or answer route settles it; a cancel of the turn rejects it at once.
+import type { WaitingItem } from "../shared/worktrees";
 import { ToolError } from "./tool-error";
 
 export type Approval = { decision: "allow" | "deny"; remember: boolean };
 
-type Waiter = { kind: "approval" | "answer"; settle: (value: Approval | string) => void };
+type Waiter = { kind: "approval" | "answer"; settle: (value: Approval | string) => void; shown?: WaitingItem };
 
 export class PendingInteractions {
   private readonly waiting = new Map<string, Waiter>();
@@ -13,12 +14,19 @@ export class PendingInteractions {
     return `${chatId}\n${callId}`;
   }
 
-  waitForApproval(chatId: string, callId: string, signal: AbortSignal): Promise<Approval> {
-    return this.wait(chatId, callId, "approval", signal) as Promise<Approval>;
+  /** `shown`: what the call asks, as a board of chats lists it (see `waitingIn`). */
+  waitForApproval(chatId: string, callId: string, signal: AbortSignal, shown?: WaitingItem): Promise<Approval> {
+    return this.wait(chatId, callId, "approval", signal, shown) as Promise<Approval>;
   }
 
-  waitForAnswer(chatId: string, callId: string, signal: AbortSignal): Promise<string> {
-    return this.wait(chatId, callId, "answer", signal) as Promise<string>;
+  waitForAnswer(chatId: string, callId: string, signal: AbortSignal, shown?: WaitingItem): Promise<string> {
+    return this.wait(chatId, callId, "answer", signal, shown) as Promise<string>;
+  }
+
+  /** What the chat's turn waits for now, oldest first. */
+  waitingIn(chatId: string): WaitingItem[] {
+    const prefix = `${chatId}\n`;
+    return [...this.waiting].flatMap(([key, waiter]) => (key.startsWith(prefix) && waiter.shown ? [waiter.shown] : []));
   }
 
   /** Settles a waiting call; false when no such call waits (unknown, or answered already). */
@@ -39,7 +47,13 @@ export class PendingInteractions {
     return true;
   }
 
-  private wait(chatId: string, callId: string, kind: Waiter["kind"], signal: AbortSignal): Promise<Approval | string> {
+  private wait(
+    chatId: string,
+    callId: string,
+    kind: Waiter["kind"],
+    signal: AbortSignal,
+    shown?: WaitingItem,
+  ): Promise<Approval | string> {
     const key = this.key(chatId, callId);
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(new ToolError("the turn was cancelled"));
@@ -50,6 +64,7 @@ export class PendingInteractions {
       signal.addEventListener("abort", onAbort, { once: true });
       this.waiting.set(key, {
         kind,
+        ...(shown ? { shown } : {}),
         settle: (value) => {
           signal.removeEventListener("abort", onAbort);
           resolve(value);

@@ -11,6 +11,7 @@ import type { SandboxStatus } from "../shared/sandbox";
 import type { CheckpointsRepo } from "../chat/checkpoints-repo";
 import type { McpManager } from "./mcp/manager";
 import { toolGate } from "./gate";
+import type { ToolEnvironment } from "../chat/tool-environment";
 import type { PendingInteractions } from "./interactions";
 import { NATIVE_TOOLS } from "./native-tools";
 import { route } from "../platform/http/define-route";
@@ -23,6 +24,7 @@ export type ToolRoutesDeps = {
   mcp: McpManager;
   interactions: PendingInteractions;
   checkpoints: CheckpointsRepo;
+  tools: ToolEnvironment;
 };
 
 /** A catalog row's sandbox fields: `sandboxed`, and the reason when it is not. */
@@ -91,7 +93,9 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
   route(router, "POST /api/chats/:id/turns/:turn/revert", async ({ params, body }) => {
     const chat = deps.chatService.get(params.id);
     const project = deps.projects.byId(chat.projectId);
-    const result = await revertTurn(deps.checkpoints, chat.id, params.turn, project.dir, body.force === true);
+    // A worktree chat's checkpoints are of its worktree's files.
+    const dir = deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? project.dir;
+    const result = await revertTurn(deps.checkpoints, chat.id, params.turn, dir, body.force === true);
     deps.chatService.turnReverted(chat, params.turn);
     return result;
   });

@@ -196,7 +196,13 @@ async function checkAndRun(
         ...(reasons.length > 0 ? { reasons } : {}),
       },
     });
-    const approval = await ctx.interactions.waitForApproval(ctx.chatId, call.id, ctx.signal);
+    const approval = await ctx.interactions.waitForApproval(ctx.chatId, call.id, ctx.signal, {
+      kind: "approval",
+      callId: call.id,
+      name: call.name,
+      arguments: args,
+      ...(reasons.length > 0 ? { reasons } : {}),
+    });
     if (approval.decision === "deny") throw new ToolError(DENIED_OUTPUT);
     if (approval.remember) await ctx.rememberAllow(call.name);
   }
@@ -264,7 +270,12 @@ async function execute(
         event: "tool.question",
         data: { callId: call.id, question, ...(choices ? { choices } : {}), ...parent },
       });
-      return ctx.interactions.waitForAnswer(ctx.chatId, call.id, ctx.signal);
+      return ctx.interactions.waitForAnswer(ctx.chatId, call.id, ctx.signal, {
+        kind: "question",
+        callId: call.id,
+        question,
+        ...(choices ? { choices } : {}),
+      });
     }
     default:
       throw new ToolError(`the tool "${call.name}" cannot run here`);

@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { newChat, send, startChatFixture, type ChatFixture } from "../helpers/chat-fixture";
+import { initRepo } from "../helpers/git-repo";
 import { EVERYTHING } from "../helpers/mcp-servers";
 import { until } from "../helpers/poll";
 import { readEvents, type ReceivedEvent } from "../helpers/sse";
@@ -104,6 +105,37 @@ describe("untrusted input and protected paths", function () {
     } finally {
       await new Promise((resolve) => listener.close(resolve));
     }
+  });
+
+  it("lists that approval on the Agents board of a worktree chat, with the MCP result as its reason", async () => {
+    initRepo(f.s.projectDir);
+    await withEverything();
+    const chat = await newChat(f, { modelId: "fake/tools", worktree: true });
+    const seen: Promise<unknown>[] = [];
+    const events = await readEvents(await send(f, chat.id, { content: echo("Now run `echo hi` to finish.") }), (e) => {
+      if (e.event !== "tool.approval") return;
+      // What the board shows while the turn waits, then the answer.
+      seen.push(
+        f.s
+          .api("GET", `/api/projects/${f.projectId}/worktree-chats`)
+          .then((res) => res.json())
+          .then(async (board) => {
+            await f.s.api("POST", `/api/chats/${chat.id}/approvals/${e.data.callId}`, { decision: "deny" });
+            return board;
+          }),
+      );
+    });
+    const [board] = (await Promise.all(seen)) as { entries: { status: string; waiting: unknown[] }[] }[];
+    assert.equal(board!.entries[0]!.status, "waiting");
+    assert.deepEqual(board!.entries[0]!.waiting, [
+      {
+        kind: "approval",
+        callId: callId(events, "shell"),
+        name: "shell",
+        arguments: { cmd: "echo hi" },
+        reasons: [{ kind: "untrusted_input", source: { tool: ECHO, callId: callId(events, ECHO) } }],
+      },
+    ]);
   });
 
   it("asks for an MCP call after an MCP result, and runs an allowed one when the user allows", async () => {

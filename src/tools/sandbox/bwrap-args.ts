@@ -5,7 +5,7 @@
 // `/proc`, the hidden paths covered by empty read-only stand-ins, no network unless allowed, its own
 // process namespace (nothing outlives it, nothing outside can be signalled), no capabilities, and a
 // seccomp filter read from a file descriptor. Pure: what the disk holds comes in as `facts`.
-import { isInside, readOnlyCandidates, type PathFacts } from "./path-facts";
+import { gitDirReadOnlyParts, isInside, readOnlyCandidates, type PathFacts } from "./path-facts";
 
 export type BwrapPlan = {
   /** The project folder's real path: read-write. None: nothing is writable but the private `/tmp`. */
@@ -15,6 +15,12 @@ export type BwrapPlan = {
    * under `/tmp` (which the private `/tmp` would cover) is still there; one inside a hidden path is not.
    */
   cwd: string;
+  /**
+   * A worktree's shared git folder (its real path; the project is then a worktree of that repository):
+   * read-write like a project's own `.git`, so git commits from the worktree, with `hooks` and `config`
+   * read-only.
+   */
+  gitDir?: string;
   /** A host folder bound read-write at `CACHE_MOUNT`: caches that outlive the command (an MCP server's). */
   cacheDir?: string;
   /**
@@ -92,6 +98,17 @@ function projectMounts(plan: BwrapPlan): string[] {
   return root === undefined ? [] : ["--bind", root, root, ...readOnlyMounts({ ...plan, projectRoot: root })];
 }
 
+/** A worktree's git folder, read-write but for the parts git runs (those inside it: facts tell). */
+function gitDirMounts(plan: BwrapPlan): string[] {
+  const gitDir = plan.gitDir;
+  if (gitDir === undefined || plan.facts.get(gitDir)?.kind !== "dir") return [];
+  const readOnly = gitDirReadOnlyParts(gitDir).flatMap((part) => {
+    const real = plan.facts.get(part)?.real;
+    return real && isInside(real, gitDir) ? ["--ro-bind", real, real] : [];
+  });
+  return ["--bind", gitDir, gitDir, ...readOnly];
+}
+
 /**
  * A working folder outside the project, bound read-only where it is: visible even under `/tmp`. Not
  * one inside a hidden path, which stays hidden (bwrap then fails to enter it, and says so). Hidden
@@ -122,6 +139,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     ...cwdMount(plan),
     ...before,
     ...projectMounts(plan),
+    ...gitDirMounts(plan),
     ...after,
     ...readOnly,
     ...(plan.network === "on" ? [] : ["--unshare-net"]),

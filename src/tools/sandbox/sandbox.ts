@@ -22,7 +22,7 @@ import { probeSandbox } from "./availability";
 import { bwrapArgs, CACHE_MOUNT } from "./bwrap-args";
 import { hiddenPaths } from "./hidden-paths";
 import { HostListProxy } from "./host-list-proxy";
-import { isInside, readOnlyCandidates, readPathFacts, type PathFacts } from "./path-facts";
+import { gitDirReadOnlyParts, isInside, readOnlyCandidates, readPathFacts, type PathFacts } from "./path-facts";
 import { BRIDGE_IPC_FD, bridgeCommand, proxyEnvironment } from "./proxy-bridge";
 import { sandboxStatus, type SandboxAvailability } from "./sandbox-rules";
 import { DENY_UNIX_SOCKETS_FILTER } from "./seccomp-filter";
@@ -37,6 +37,11 @@ export type SandboxRequest = {
   env: Record<string, string>;
   /** The project folder's real path: the one folder the command may write. None: only its temporary folder. */
   projectRoot?: string;
+  /**
+   * The project is a worktree of a repository whose git folder is this (a real path): writable as a
+   * project's own `.git` is (git commits from the worktree), its `hooks` and `config` read-only.
+   */
+  gitDir?: string;
   /**
    * A folder of the host for caches that outlive the command (npm's, `XDG_CACHE_HOME`), writable
    * inside: an MCP server's downloads survive its restarts. Parley's own, never shared between servers.
@@ -122,7 +127,12 @@ export class Sandbox {
       return { command: request.command, args: [...request.args], env: request.env, status, release: () => {} };
     const root = request.projectRoot;
     const hidden = this.hiddenPaths(request.settings, root);
-    const facts = await readPathFacts([...hidden, ...(root === undefined ? [] : readOnlyCandidates(root))]);
+    const gitDir = root === undefined ? undefined : request.gitDir;
+    const facts = await readPathFacts([
+      ...hidden,
+      ...(root === undefined ? [] : readOnlyCandidates(root)),
+      ...(gitDir === undefined ? [] : [gitDir, ...gitDirReadOnlyParts(gitDir)]),
+    ]);
     return availability.kind === "bwrap"
       ? this.bwrap(request, availability.executable, hidden, facts, status)
       : this.seatbelt(request, hidden, facts, status);
@@ -166,6 +176,7 @@ export class Sandbox {
     const inner = hosts ? bridgeCommand(process.execPath, request.command, request.args) : request;
     const args = bwrapArgs({
       ...(request.projectRoot === undefined ? {} : { projectRoot: request.projectRoot }),
+      ...(request.projectRoot !== undefined && request.gitDir !== undefined ? { gitDir: request.gitDir } : {}),
       ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       ...(request.visible?.length ? { visible: request.visible } : {}),
       cwd: request.cwd,
@@ -214,14 +225,23 @@ export class Sandbox {
     const port = proxy ? await proxy.listen() : undefined;
     const root = request.projectRoot;
     const [, ...readOnly] = root === undefined ? [] : readOnlyCandidates(root);
+    const gitDir = root === undefined ? undefined : facts.get(request.gitDir ?? "")?.real;
+    const gitDirParts = gitDir === undefined ? [] : gitDirReadOnlyParts(request.gitDir!);
     const { command, args } = seatbeltArgs({
       ...(root === undefined ? {} : { projectRoot: root }),
+      ...(gitDir === undefined ? {} : { gitDir }),
       ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       hidden: hidden.flatMap((p) => facts.get(p) ?? []),
-      readOnly: readOnly.flatMap((p) => {
-        const fact = facts.get(p);
-        return fact && root !== undefined && isInside(fact.real, root) ? [fact] : [];
-      }),
+      readOnly: [
+        ...readOnly.flatMap((p) => {
+          const fact = facts.get(p);
+          return fact && root !== undefined && isInside(fact.real, root) ? [fact] : [];
+        }),
+        ...gitDirParts.flatMap((p) => {
+          const fact = facts.get(p);
+          return fact && gitDir !== undefined && isInside(fact.real, gitDir) ? [fact] : [];
+        }),
+      ],
       tmpDir,
       network: port === undefined ? (network as "off" | "on") : { proxyPort: port },
       command: request.command,

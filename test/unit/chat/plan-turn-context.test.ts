@@ -23,6 +23,7 @@ const chat = (fields: Partial<Chat> = {}): Chat => ({
   agentFiles: null,
   skills: null,
   leafId: null,
+  worktreeBranch: null,
   createdAt: "",
   updatedAt: "",
   ...fields,

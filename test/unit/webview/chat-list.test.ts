@@ -20,6 +20,7 @@ const chat = (id: string, leafId: string | null): Chat => ({
   agentFiles: null,
   skills: null,
   leafId,
+  worktreeBranch: null,
   createdAt: "2025-01-01T00:00:00Z",
   updatedAt: "2025-01-01T00:00:00Z",
 });

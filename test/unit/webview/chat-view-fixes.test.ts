@@ -31,6 +31,7 @@ function chat(title: string, modelId: string | null = "fake/echo"): Chat {
     agentFiles: null,
     skills: null,
     leafId: null,
+    worktreeBranch: null,
     createdAt: "",
     updatedAt: "",
   };

@@ -28,6 +28,7 @@ const chat = (id: string, fields: Partial<Chat> = {}): Chat => ({
   agentFiles: null,
   skills: null,
   leafId: null,
+  worktreeBranch: null,
   createdAt: "",
   updatedAt: "",
   ...fields,

@@ -118,6 +118,54 @@ describe("the bubblewrap command line", () => {
     assert.ok(args.includes(`--ro-bind ${ROOT}/.git/config ${ROOT}/.git/config`));
   });
 
+  it("binds a worktree's git folder read-write after the project mounts, with its hooks and config read-only", () => {
+    const home = "/home/ana/.app";
+    const worktree = `${home}/worktrees/fix-1a2b3c4d`;
+    const gitDir = `${ROOT}/.git`;
+    const facts = new Map([
+      [home, dir(home)],
+      [gitDir, dir(gitDir)],
+      [`${gitDir}/hooks`, dir(`${gitDir}/hooks`)],
+      [`${gitDir}/config`, file(`${gitDir}/config`)],
+    ]);
+    const args = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, hidden: [home], facts })));
+    const project = args.indexOf(`--bind ${worktree} ${worktree}`);
+    const gitBind = args.indexOf(`--bind ${gitDir} ${gitDir}`);
+    assert.ok(project >= 0 && gitBind > project, "the git folder is bound after the worktree");
+    assert.ok(args.indexOf(`--ro-bind ${gitDir}/hooks ${gitDir}/hooks`) > gitBind, "hooks read-only over it");
+    assert.ok(args.indexOf(`--ro-bind ${gitDir}/config ${gitDir}/config`) > gitBind, "config read-only over it");
+    assert.ok(!args.includes(`--bind ${ROOT} ${ROOT}`), "the project's own tree stays read-only");
+    assert.ok(args.indexOf(`--tmpfs ${home}`) < project, "the home is hidden first, the worktree shows through");
+    assert.ok(args.indexOf(`--remount-ro ${home}`) > gitBind);
+    assert.equal(args.filter((op) => op.startsWith("--bind ")).length, 2, "nothing else is writable");
+  });
+
+  it("binds no git folder that is not there, and no git part whose real path leaves it", () => {
+    const worktree = "/home/ana/.app/worktrees/fix-1a2b3c4d";
+    const gitDir = `${ROOT}/.git`;
+    const none = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: new Map() })));
+    assert.ok(!none.some((op) => op.includes(gitDir)), "absent: nothing bound");
+    const asFile = new Map([[gitDir, file(gitDir)]]);
+    assert.ok(
+      !ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: asFile }))).some((op) =>
+        op.includes(gitDir),
+      ),
+    );
+    const linkedOut = new Map([
+      [gitDir, dir(gitDir)],
+      [`${gitDir}/hooks`, dir("/home/ana/shared-hooks")],
+      [`${gitDir}/config`, file(`${gitDir}/config`)],
+    ]);
+    const args = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: linkedOut })));
+    assert.ok(args.includes(`--bind ${gitDir} ${gitDir}`));
+    assert.ok(!args.some((op) => op.includes("shared-hooks")), "outside the git folder it is read-only already");
+    assert.ok(args.includes(`--ro-bind ${gitDir}/config ${gitDir}/config`));
+    assert.ok(
+      !ops(bwrapArgs(plan({ facts: linkedOut }))).includes(`--bind ${gitDir} ${gitDir}`),
+      "none without gitDir",
+    );
+  });
+
   it("hides existing folders behind a read-only tmpfs and files behind /dev/null, and skips what does not exist", () => {
     const facts = new Map([
       ["/home/ana/.ssh", dir("/home/ana/.ssh")],
