@@ -43,5 +43,14 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
     turnId: z.string().min(1),
     path: z.string().min(1),
   }),
+  /**
+   * Open the editor diff of a file a worktree chat changed, its base beside its worktree (contract 7.6).
+   * `path` is relative to the repository's top folder; the host shows only what the server gives for it.
+   */
+  z.object({
+    type: z.literal("openWorktreeDiff"),
+    chatId: z.string().min(1).max(200),
+    path: z.string().min(1).max(4096),
+  }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

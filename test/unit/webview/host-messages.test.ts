@@ -28,6 +28,17 @@ describe("host messages", () => {
     );
   });
 
+  it("carries a worktree chat's diff request as the chat and one file, nothing more", () => {
+    assert.ok(webviewToHostSchema.safeParse({ type: "openWorktreeDiff", chatId: "c1", path: "src/a.ts" }).success);
+    assert.equal(webviewToHostSchema.safeParse({ type: "openWorktreeDiff", chatId: "c1" }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: "openWorktreeDiff", chatId: "c1", path: "" }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: "openWorktreeDiff", chatId: "", path: "a.ts" }).success, false);
+    assert.equal(
+      webviewToHostSchema.safeParse({ type: "openWorktreeDiff", chatId: "c1", path: "x".repeat(4097) }).success,
+      false,
+    );
+  });
+
   it("navigates only to routes the UI knows, and back to the same hash", () => {
     assert.deepEqual(parseRoute("#/settings/prompts"), { view: "settings", tab: "prompts" });
     assert.deepEqual(parseRoute("#/settings/mcp"), { view: "settings", tab: "mcp" });

@@ -15,6 +15,11 @@ export interface Host {
   openExternal(url: string): void;
   /** Opens an editor diff of a file a turn changed; absent in a browser (the UI hides "Open diff"). */
   openDiff?(chatId: string, turnId: string, path: string): void;
+  /**
+   * Opens an editor diff of a file a worktree chat changed, its base against its worktree (contract
+   * 7.6); absent in a browser (the board shows the diff itself).
+   */
+  openWorktreeDiff?(chatId: string, path: string): void;
   /** Opens this app's page `hash` in the system browser, signed in; VS Code only (the UI hides it elsewhere). */
   openInBrowser?(hash: string): void;
   /** Whether passkeys (WebAuthn) can work here: not in VS Code's webviews. */
@@ -67,6 +72,7 @@ export function createHost(boot: Bootstrap): Host {
       ready: () => ready,
       openExternal: (url) => vscode.postMessage({ type: "openExternal", url }),
       openDiff: (chatId, turnId, path) => vscode.postMessage({ type: "openDiff", chatId, turnId, path }),
+      openWorktreeDiff: (chatId, path) => vscode.postMessage({ type: "openWorktreeDiff", chatId, path }),
       openInBrowser: (hash) =>
         vscode.postMessage({ type: "openExternal", url: browserLink(boot.serverUrl, boot.token, hash) }),
       passkeys: false,

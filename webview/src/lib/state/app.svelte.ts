@@ -228,10 +228,11 @@ export class AppState {
     this.navigate({ view: "chat", chatId });
   }
 
-  async newChat(modelId?: string): Promise<void> {
+  /** `worktree`: the chat works in a git worktree of its own (contract 7.6); a 409 (no git) is thrown. */
+  async newChat(modelId?: string, options: { worktree?: boolean } = {}): Promise<void> {
     const lastModel = modelId ?? this.chats.list[0]?.modelId ?? this.settings.value.defaultModel;
     const chat = await this.change(
-      () => this.chats.create(lastModel ?? undefined),
+      () => this.chats.create(lastModel ?? undefined, options),
       () => this.chats.load(),
     );
     if (chat) this.navigate({ view: "chat", chatId: chat.id });

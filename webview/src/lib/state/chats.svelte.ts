@@ -25,10 +25,13 @@ export class ChatsState {
     return event.type === "chats.changed" && event.data.projectId === this.projects.currentId;
   }
 
-  async create(modelId: string | undefined): Promise<Chat | undefined> {
+  async create(modelId: string | undefined, options: { worktree?: boolean } = {}): Promise<Chat | undefined> {
     const id = this.projects.currentId;
     if (!id) return undefined;
-    return this.api.call("POST /api/projects/:id/chats", { params: { id }, body: modelId ? { modelId } : {} });
+    return this.api.call("POST /api/projects/:id/chats", {
+      params: { id },
+      body: { ...(modelId ? { modelId } : {}), ...(options.worktree ? { worktree: true } : {}) },
+    });
   }
 
   async rename(id: string, title: string): Promise<void> {

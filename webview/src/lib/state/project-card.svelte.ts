@@ -59,13 +59,16 @@ export class ProjectCardState {
     if (read === this.promptReads) this.prompts = prompts;
   }
 
-  /** A new chat in this project, with `promptId` when a card prompt started it; opened at once. */
-  async newChat(promptId?: string): Promise<void> {
+  /**
+   * A new chat in this project, with `promptId` when a card prompt started it, or in a git worktree of
+   * its own (contract 7.6); opened at once.
+   */
+  async newChat(promptId?: string, options: { worktree?: boolean } = {}): Promise<void> {
     const chat = await this.app.change(
       () =>
         this.app.api.call("POST /api/projects/:id/chats", {
           params: { id: this.project.id },
-          body: promptId ? { promptId } : {},
+          body: { ...(promptId ? { promptId } : {}), ...(options.worktree ? { worktree: true } : {}) },
         }),
       () => this.loadChats(),
     );
