@@ -4,6 +4,7 @@ import { registerCommands } from "./host/commands";
 import { ParleyHost } from "./host/parley-host";
 import { registerBeforeContent } from "./host/diff-editor";
 import { ParleyViewProvider, VIEW_ID } from "./host/view-provider";
+import { WorktreeDiffs } from "./host/worktree-diff";
 import { unsupportedNodeMessage } from "./platform/node-version";
 
 let host: ParleyHost | undefined;
@@ -22,7 +23,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await host.start();
   const started = host;
   registerBeforeContent(context, () => started.services);
-  const view = new ParleyViewProvider(context, host);
+  const worktreeDiffs = new WorktreeDiffs(() => ({ url: started.url, token: started.services.token }));
+  worktreeDiffs.register(context);
+  const view = new ParleyViewProvider(context, host, worktreeDiffs);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(VIEW_ID, view));
   registerCommands(context, host, view);
 }

@@ -2,6 +2,7 @@
 // it did.
 import * as vscode from "vscode";
 import { OAUTH_CALLBACK_PATH } from "../gateway/oauth-routes";
+import { callLocalApi } from "./local-api";
 import type { ParleyHost } from "./parley-host";
 import type { ParleyViewProvider } from "./view-provider";
 
@@ -80,6 +81,20 @@ export function registerCommands(context: vscode.ExtensionContext, host: ParleyH
     return chat;
   };
   register("parley.newChat", () => newChat());
+
+  // Through the server's own route (contract 7.6), which makes the worktree and the branch and removes
+  // them again if the chat cannot be stored; its 409 (not a git repository, no commits yet) is shown
+  // in the server's words.
+  register("parley.newChatInWorktree", async () => {
+    const [project] = await host.registerFolders();
+    if (!project) throw new Error("open a folder first: Parley chats belong to a project");
+    const chat = await callLocalApi({ url: host.url, token: s().token }, "POST /api/projects/:id/chats", {
+      params: { id: project.id },
+      body: { worktree: true },
+    });
+    await view.reveal({ type: "openChat", chatId: chat.id });
+    void vscode.window.showInformationMessage(`Parley: the new chat works on branch ${chat.worktreeBranch}.`);
+  });
 
   register("parley.newChatWithPrompt", async () => {
     const [project] = await host.registerFolders();

@@ -6,6 +6,7 @@ import { webviewToHostSchema, type HostToWebview, type PanelTarget } from "../sh
 import type { ParleyHost } from "./parley-host";
 import { assetsFromManifest, webviewHtml } from "./webview-html";
 import { openTurnDiff } from "./diff-editor";
+import type { WorktreeDiffs } from "./worktree-diff";
 
 export const VIEW_ID = "parley.chat";
 
@@ -23,6 +24,7 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly host: ParleyHost,
+    private readonly worktreeDiffs: WorktreeDiffs,
   ) {}
 
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
@@ -88,6 +90,11 @@ export class ParleyViewProvider implements vscode.WebviewViewProvider {
         break;
       case "openDiff":
         await openTurnDiff(this.host.services, message.chatId, message.turnId, message.path).catch((error) => {
+          void vscode.window.showErrorMessage(`Parley: cannot open the diff (${(error as Error).message})`);
+        });
+        break;
+      case "openWorktreeDiff":
+        await this.worktreeDiffs.open(message.chatId, message.path).catch((error) => {
           void vscode.window.showErrorMessage(`Parley: cannot open the diff (${(error as Error).message})`);
         });
         break;
