@@ -317,4 +317,25 @@ describe("web UI: worktree chats and the Agents board", function () {
     assert.equal(git("branch", "--list", branch.branch), "", "its branch is gone");
     assert.equal((await json("GET", `/api/chats/${conflicted}`)).id, conflicted, "the chat keeps its messages");
   });
+
+  it("starts an empty chat over in a worktree from its composer, with the model picked there", async () => {
+    await openHome();
+    await card().getByRole("button", { name: "New chat", exact: true }).click();
+    await chooseModel(page, "fake/tools");
+    const emptyChat = chatIdInUrl();
+    await page.getByRole("button", { name: "Work in a worktree" }).click();
+    await until(chatIdInUrl, (id) => id !== "" && id !== emptyChat, "the new chat opens");
+    const chat = await json("GET", `/api/chats/${chatIdInUrl()}`);
+    assert.match(chat.worktreeBranch, /^parley\//);
+    assert.equal(chat.modelId, "fake/tools");
+    await page.getByRole("link", { name: `${chat.worktreeBranch}, on the Agents board`, exact: true }).waitFor();
+    // A worktree chat does not offer it again.
+    assert.equal(await page.getByRole("button", { name: "Work in a worktree" }).count(), 0);
+    await checkScreens(ui!.browser, "worktree-composer", async (on) => {
+      await on.goto(`${stack.url}/?token=${stack.token}#/chat/${emptyChat}`);
+      await on.getByRole("button", { name: "Work in a worktree" }).waitFor();
+    });
+    // Gone again, so the board holds only the chats the tests below expect.
+    assert.equal((await stack.api("DELETE", `/api/chats/${chat.id}`)).status, 204);
+  });
 });
