@@ -51,10 +51,17 @@ class Uri {
     return new Uri(fsPath);
   }
 }
+/** VS Code's event source, as far as activation uses it (the worktree diff documents' change event). */
+class EventEmitter {
+  event = event;
+  fire() {}
+  dispose() {}
+}
 const providers = new Map();
 const lenient = (api) => new Proxy(api, { get: (target, key) => (key in target ? target[key] : () => disposable) });
 const vscode = {
   Uri,
+  EventEmitter,
   window: lenient({
     createOutputChannel: () =>
       lenient({ append: (text) => (output += text), appendLine: (text) => (output += `${text}\n`) }),
