@@ -66,8 +66,10 @@ describe("the sandbox around shell", function () {
     );
   }
 
+  // This Node by its path: the one on PATH may be another (a checkout under /tmp puts node_modules/.bin
+  // under the sandbox's private /tmp, and the system's Node 20 does not follow the proxy variables).
   const curl = (host: string) =>
-    `node -e 'fetch("http://${host}:${port}/").then((r) => r.text()).then((t) => console.log("GOT", t.trim(), process.env.HTTP_PROXY ?? "direct"), (e) => { console.log("FAILED", e.cause?.code ?? e.message); process.exit(1) })'`;
+    `'${process.execPath}' -e 'fetch("http://${host}:${port}/").then((r) => r.text()).then((t) => console.log("GOT", t.trim(), process.env.HTTP_PROXY ?? "direct"), (e) => { console.log("FAILED", e.cause?.code ?? e.message); process.exit(1) })'`;
 
   it("reaches no loopback server with the network off, and the host's with it on", async () => {
     const before = hits;
