@@ -52,6 +52,8 @@ export type GitOptions = {
   /** Exit codes that are answers rather than failures (`merge-tree` says 1 for a conflict). */
   okCodes?: readonly number[];
   timeoutMs?: number;
+  /** What git reads on its standard input (`--stdin` commands). */
+  input?: string;
 };
 
 export type GitResult = { stdout: string; exitCode: number };
@@ -68,7 +70,7 @@ function gitEnv(extra: Record<string, string> | undefined): Record<string, strin
 /** Runs `git <args>` in `cwd`; rejects with GitError unless it exits 0 (or with one of `okCodes`). */
 export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       "git",
       [...SAFE_CONFIG, ...args],
       {
@@ -85,6 +87,9 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
         reject(new GitError(args, code, stderr, stdout));
       },
     );
+    // A git that exits without reading its input closes the pipe: that is no error of the call.
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(options.input);
   });
 }
 
@@ -99,10 +104,10 @@ const identities = new Map<string, Promise<Record<string, string>>>();
  * The environment for a command that makes a commit: none when the user has an identity configured
  * (their commits are theirs), else Parley's, so a merge never fails on "Please tell me who you are".
  */
-export function commitIdentity(cwd: string): Promise<Record<string, string>> {
+export function commitIdentity(cwd: string, env?: Record<string, string>): Promise<Record<string, string>> {
   let identity = identities.get(cwd);
   if (!identity) {
-    identity = git(cwd, ["config", "user.email"], { okCodes: [1] }).then(
+    identity = git(cwd, ["config", "user.email"], { okCodes: [1], ...(env ? { env } : {}) }).then(
       (result) => (result.stdout.trim() ? {} : FALLBACK_IDENTITY),
       () => FALLBACK_IDENTITY,
     );

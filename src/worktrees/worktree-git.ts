@@ -65,34 +65,75 @@ export async function addWorktree(top: string, folder: string, branch: string, c
 }
 
 /**
+ * The environment that holds git to a worktree's own git folders. Found through the worktree's `.git`
+ * file and the `commondir` file of its folder in the repository, both of which the chat's commands may
+ * rewrite, git would take the config (and so the filters it runs) of a git folder of the chat's making,
+ * and run them here, outside the sandbox. git names a worktree's folder in the repository after the
+ * worktree's own folder (Parley's names are unique: see folderNameOf).
+ */
+export function pinnedGit(commonDir: string, worktree: string): Record<string, string> {
+  return {
+    GIT_DIR: path.join(commonDir, "worktrees", path.basename(worktree)),
+    GIT_COMMON_DIR: commonDir,
+    GIT_WORK_TREE: worktree,
+  };
+}
+
+/**
  * The worktree's files as a commit: HEAD itself when nothing is uncommitted, else a commit on HEAD made
  * through a copy of its index, so neither its index nor its branch moves (a check changes nothing).
+ * `pinned` is the worktree's pinnedGit.
  */
 export async function snapshotCommit(
   worktree: string,
+  pinned: Record<string, string>,
 ): Promise<{ commit: string; head: string; uncommitted: boolean }> {
-  const [gitDir, head] = await Promise.all([
-    gitText(worktree, ["rev-parse", "--absolute-git-dir"]),
-    gitText(worktree, ["rev-parse", "HEAD"]),
-  ]);
+  const head = await gitText(worktree, ["rev-parse", "HEAD"], { env: pinned });
   const index = path.join(os.tmpdir(), `parley-index-${randomBytes(6).toString("hex")}`);
   try {
     // The real index's file stamps let `add` skip unchanged files (a 100k-file tree in milliseconds).
-    await fs.copyFile(path.join(gitDir, "index"), index).catch(() => undefined);
-    const env = { GIT_INDEX_FILE: index };
+    await fs.copyFile(path.join(pinned.GIT_DIR!, "index"), index).catch(() => undefined);
+    const env = { ...pinned, GIT_INDEX_FILE: index };
     await git(worktree, ["add", "-A"], { env });
     const [tree, headTree] = await Promise.all([
       gitText(worktree, ["write-tree"], { env }),
-      gitText(worktree, ["rev-parse", "HEAD^{tree}"]),
+      gitText(worktree, ["rev-parse", "HEAD^{tree}"], { env: pinned }),
     ]);
     if (tree === headTree) return { commit: head, head, uncommitted: false };
     const commit = await gitText(worktree, ["commit-tree", tree, "-p", head, "-m", "The chat's uncommitted work"], {
-      env: await commitIdentity(worktree),
+      env: { ...pinned, ...(await commitIdentity(worktree, pinned)) },
     });
     return { commit, head, uncommitted: true };
   } finally {
     await fs.rm(index, { force: true });
   }
+}
+
+/**
+ * Of `files` (relative to `top`), the ones that are in `top`'s working tree (or whose parent folder is
+ * a file there) and that git ignores: `git merge` writes over ignored files without a word (a `.env`
+ * the chat's branch adds would replace the user's), and `git status` does not list them.
+ */
+export async function ignoredInTheWay(top: string, files: readonly string[]): Promise<string[]> {
+  const present = new Set<string>();
+  for (const file of files) {
+    const parts = file.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const part = parts.slice(0, i).join("/");
+      const stat = await fs.lstat(path.join(top, part)).catch(() => undefined);
+      if (!stat) break;
+      if (i === parts.length || !stat.isDirectory()) {
+        present.add(part);
+        break;
+      }
+    }
+  }
+  if (present.size === 0) return [];
+  const result = await git(top, ["check-ignore", "-z", "--stdin"], {
+    okCodes: [1],
+    input: [...present].join("\0") + "\0",
+  });
+  return result.stdout.split("\0").filter(Boolean);
 }
 
 /** The commit both sides last shared. */
@@ -136,8 +177,19 @@ export async function mergeConflicts(top: string, base: string, ours: string): P
   return [...new Set(result.stdout.split("\n").slice(1).filter(Boolean))];
 }
 
-/** A file's content at a commit, or null when it is not there. */
-export async function fileAt(top: string, commit: string, file: string): Promise<string | null> {
-  const result = await git(top, ["cat-file", "blob", `${commit}:${file}`], { okCodes: [128] });
-  return result.exitCode === 0 ? result.stdout : null;
+/**
+ * A file's content at a commit: null when it is not there (or is no file: a submodule's commit), `tooLarge`
+ * past `maxBytes` (read whole, a file past git's output buffer would fail the call).
+ */
+export async function fileAt(
+  top: string,
+  commit: string,
+  file: string,
+  maxBytes: number,
+): Promise<string | null | { tooLarge: true }> {
+  const object = `${commit}:${file}`;
+  const type = await git(top, ["cat-file", "-t", object], { okCodes: [128] });
+  if (type.exitCode !== 0 || type.stdout.trim() !== "blob") return null;
+  if (Number(await gitText(top, ["cat-file", "-s", object])) > maxBytes) return { tooLarge: true };
+  return (await git(top, ["cat-file", "blob", object])).stdout;
 }

@@ -12,7 +12,7 @@ import type { Logger } from "../platform/logger";
 import type { ProjectRow } from "../projects/projects-repo";
 import type { Worktree, WorktreeMergeResult } from "../shared/worktrees";
 import { folderNameOf, freeBranchName } from "./branch-names";
-import { commitIdentity, git, gitText } from "./git";
+import { commitIdentity, git, GitError, gitText } from "./git";
 import {
   addWorktree,
   aheadBehind,
@@ -21,10 +21,12 @@ import {
   fileAt,
   hasTrackedChanges,
   headCommit,
+  ignoredInTheWay,
   isValidBranchName,
   localBranches,
   mergeBase,
   mergeConflicts,
+  pinnedGit,
   repositoryTop,
   snapshotCommit,
   uncommittedPaths,
@@ -54,12 +56,19 @@ function refusal(message: string, files: readonly string[]): AppError {
 }
 
 const MAX_SHOWN_FILE = 1024 * 1024;
+const isTooLarge = (text: string | null | { tooLarge: true }): text is { tooLarge: true } =>
+  text !== null && typeof text === "object";
 
 export class WorktreeService {
   /** Repositories with a merge under way: a second one at once is refused, not queued. */
   private readonly merging = new Set<string>();
   /** Worktree creation, serialised per repository (see `create`). */
   private readonly creating = new KeyedMutex();
+  /**
+   * A chat's merge, discard and release (its deletion), one at a time: a chat deleted while its merge
+   * runs would lose its folder under the merge's `git add` (a 500, and the merge's work left behind).
+   */
+  private readonly steps = new KeyedMutex();
 
   constructor(private readonly deps: WorktreeServiceDeps) {}
 
@@ -115,7 +124,7 @@ export class WorktreeService {
     // A project folder git does not track (new, empty, ignored) is not in the checkout: made there, so the
     // chat's tools have their folder (a turn failed with ENOENT, a 500, without it).
     if (projectDir !== top) await fs.mkdir(path.join(folder, path.relative(top, projectDir)), { recursive: true });
-    return {
+    const prepared = {
       repoDir: top,
       gitDir: await fs.realpath(gitDir),
       path: await fs.realpath(folder),
@@ -125,6 +134,13 @@ export class WorktreeService {
       baseCommit: commit,
       startedDirty,
     };
+    // Parley's git finds the worktree's git folder by name, never through its `.git` file (see pinnedGit).
+    const own = await fs.realpath(await gitText(folder, ["rev-parse", "--absolute-git-dir"])).catch(() => "");
+    if (own !== pinnedGit(prepared.gitDir, prepared.path).GIT_DIR) {
+      await this.abandon(prepared);
+      throw conflict(`git put the worktree's git folder where Parley did not expect it (${own})`);
+    }
+    return prepared;
   }
 
   /** Stores the worktree of a chat just created. */
@@ -165,7 +181,7 @@ export class WorktreeService {
     };
     if (record.state === "discarded") return { ...shown, state: "discarded", changedFiles: [], ahead: 0, behind: 0 };
     const present = existsSync(record.path);
-    const ours = present ? (await snapshotCommit(record.path)).commit : await this.branchTip(record);
+    const ours = present ? (await this.snapshot(record)).commit : await this.branchTip(record);
     const baseRef = await this.baseRef(record);
     if (!ours) return { ...shown, state: "missing", changedFiles: [], ahead: 0, behind: 0 };
     const from = await mergeBase(record.repoDir, baseRef, ours);
@@ -182,15 +198,19 @@ export class WorktreeService {
     file: string,
   ): Promise<{ path: string; before: string | null; after: string | null; binary: boolean }> {
     const record = this.liveRecord(chatId);
-    const ours = (await snapshotCommit(record.path)).commit;
+    const ours = (await this.snapshot(record)).commit;
     const from = await mergeBase(record.repoDir, await this.baseRef(record), ours);
     const changes = await changedFiles(record.repoDir, from, ours);
     const change = changes.find((c) => c.path === file);
     if (!change) throw notFound(`${file} is not among the files this chat changed`);
-    const [before, after] = await Promise.all([fileAt(record.repoDir, from, file), fileAt(record.repoDir, ours, file)]);
-    const binary =
-      change.added === null || [before, after].some((text) => text !== null && text.length > MAX_SHOWN_FILE);
-    return binary ? { path: file, before: null, after: null, binary } : { path: file, before, after, binary };
+    const [before, after] = await Promise.all([
+      fileAt(record.repoDir, from, file, MAX_SHOWN_FILE),
+      fileAt(record.repoDir, ours, file, MAX_SHOWN_FILE),
+    ]);
+    // Not text: binary to git, too large to show, or no file on either side (a submodule's commit).
+    if (change.added === null || isTooLarge(before) || isTooLarge(after) || (before === null && after === null))
+      return { path: file, before: null, after: null, binary: true };
+    return { path: file, before, after, binary: false };
   }
 
   /**
@@ -199,7 +219,11 @@ export class WorktreeService {
    * without conflict, and no uncommitted change of the project is in its way. Then the worktree's
    * work is committed on its branch and merged (or squashed) into the base in the project.
    */
-  async merge(chatId: string, mode: "merge" | "squash", title: string): Promise<WorktreeMergeResult> {
+  merge(chatId: string, mode: "merge" | "squash", title: string): Promise<WorktreeMergeResult> {
+    return this.steps.run(chatId, () => this.mergeNow(chatId, mode, title));
+  }
+
+  private async mergeNow(chatId: string, mode: "merge" | "squash", title: string): Promise<WorktreeMergeResult> {
     const record = this.liveRecord(chatId);
     if (this.deps.isBusy(chatId)) throw conflict("this chat is answering; merge when it is done");
     const repoDir = record.repoDir;
@@ -217,7 +241,7 @@ export class WorktreeService {
         throw conflict(
           `the project has ${checkedOut ?? "a detached HEAD"} checked out; switch it to ${record.base} to merge`,
         );
-      const snapshot = await snapshotCommit(record.path);
+      const snapshot = await this.snapshot(record);
       const from = await mergeBase(repoDir, record.base, snapshot.commit);
       const files = (await changedFiles(repoDir, from, snapshot.commit)).map((change) => change.path);
       if (files.length === 0)
@@ -232,18 +256,24 @@ export class WorktreeService {
           "the project has uncommitted changes to files this merge writes; commit or stash them first",
           blocked,
         );
+      const ignored = await ignoredInTheWay(repoDir, files).catch((error: Error) => {
+        throw conflict(`git could not tell which files the project ignores, so nothing was merged: ${error.message}`);
+      });
+      if (ignored.length > 0)
+        throw refusal("the project has files git ignores where this merge writes; move them away first", ignored);
       const identity = await commitIdentity(repoDir);
+      const pinned = pinnedGit(record.gitDir, record.path);
       // The chat's work as a commit of its own branch, as the worktree's index and HEAD see it.
       if (snapshot.uncommitted) {
-        await git(record.path, ["add", "-A"]);
-        await git(record.path, ["commit", "-q", "-m", title], { env: identity });
+        await git(record.path, ["add", "-A"], { env: pinned });
+        await git(record.path, ["commit", "-q", "-m", title], { env: { ...pinned, ...identity } });
       }
-      const tip = await gitText(record.path, ["rev-parse", "HEAD"]);
+      const tip = await gitText(record.path, ["rev-parse", "HEAD"], { env: pinned });
       await this.land(repoDir, mode, tip, `${mode === "merge" ? `Merge ${record.branch}: ` : ""}${title}`, identity);
       const commit = await gitText(repoDir, ["rev-parse", "HEAD"]);
       if (mode === "squash") {
         // The branch starts again from the squashed commit, so the board shows only later work as new.
-        await git(record.path, ["reset", "-q", "--hard", commit]);
+        await git(record.path, ["reset", "-q", "--hard", commit], { env: pinned });
         this.deps.repo.setBaseCommit(chatId, commit);
       }
       return { commit, base: record.base, mode, files };
@@ -279,7 +309,11 @@ export class WorktreeService {
    * DELETE /api/chats/:id/worktree: the worktree's folder and its branch go; the chat keeps its messages
    * and can no longer run tools. 409 listing the files while it holds work the base lacks, unless `force`.
    */
-  async discard(chatId: string, force: boolean): Promise<void> {
+  discard(chatId: string, force: boolean): Promise<void> {
+    return this.steps.run(chatId, () => this.discardNow(chatId, force));
+  }
+
+  private async discardNow(chatId: string, force: boolean): Promise<void> {
     const record = this.recordOf(chatId);
     if (record.state === "discarded") return;
     if (this.deps.isBusy(chatId)) throw conflict("this chat is answering; discard its worktree when it is done");
@@ -288,7 +322,7 @@ export class WorktreeService {
       if (unmerged.length > 0)
         throw refusal("the worktree holds changes that are not merged; merge them, or discard with force", unmerged);
     }
-    await this.removeFolder(record);
+    await this.removeFolder(record.repoDir, record.path);
     await git(record.repoDir, ["branch", "-D", record.branch], { okCodes: [1] }).catch(() => undefined);
     this.deps.repo.markDiscarded(chatId);
   }
@@ -298,12 +332,16 @@ export class WorktreeService {
    * folder goes, and the branch too when the base has all of it. Never throws: a failure is logged and
    * the next start tries again.
    */
-  async release(chatId: string): Promise<void> {
+  release(chatId: string): Promise<void> {
+    return this.steps.run(chatId, () => this.releaseNow(chatId));
+  }
+
+  private async releaseNow(chatId: string): Promise<void> {
     const record = this.deps.repo.byChat(chatId);
     if (!record || record.state === "discarded") return;
     try {
-      await this.keepOnBranch(record.path);
-      await this.removeFolder(record);
+      await this.keepOnBranch(record.gitDir, record.path);
+      await this.removeFolder(record.repoDir, record.path);
       const unmerged = await this.unmergedFiles(record);
       if (unmerged.length === 0) await git(record.repoDir, ["branch", "-D", record.branch], { okCodes: [1] });
       else
@@ -321,56 +359,90 @@ export class WorktreeService {
   async cleanUp(): Promise<void> {
     const active = this.deps.repo.active();
     const owned = new Set(active.map((record) => record.path));
+    const known = this.deps.repo.gitDirs();
     const names = await fs.readdir(this.folder).catch(() => [] as string[]);
     for (const name of names) {
       const folder = await fs.realpath(path.join(this.folder, name)).catch(() => undefined);
       if (!folder || owned.has(folder)) continue;
-      await this.releaseOrphan(folder);
+      await this.releaseOrphan(folder, known);
     }
     for (const repoDir of new Set(active.map((record) => record.repoDir)))
       await git(repoDir, ["worktree", "prune"]).catch(() => undefined);
     for (const record of active) {
       if (!existsSync(record.path)) continue;
-      const gitDir = await gitText(record.path, ["rev-parse", "--absolute-git-dir"]).catch(() => undefined);
-      if (gitDir) await fs.rm(path.join(gitDir, "index.lock"), { force: true });
+      await fs.rm(path.join(pinnedGit(record.gitDir, record.path).GIT_DIR!, "index.lock"), { force: true });
     }
   }
 
-  private async releaseOrphan(folder: string): Promise<void> {
+  private async releaseOrphan(folder: string, known: readonly string[]): Promise<void> {
+    const commonDir = await this.ownerOf(folder, known);
+    if (!commonDir) {
+      this.deps.log.warn(`left ${folder} in place: git folder of no repository Parley has worktree chats in`);
+      return;
+    }
     try {
-      const commonDir = await gitText(folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-      await fs.rm(path.join(await gitText(folder, ["rev-parse", "--absolute-git-dir"]), "index.lock"), { force: true });
-      await this.keepOnBranch(folder);
+      await fs.rm(path.join(pinnedGit(commonDir, folder).GIT_DIR!, "index.lock"), { force: true });
+      await this.keepOnBranch(commonDir, folder);
       // Run from the repository's git folder itself: it need not sit inside the main checkout (--separate-git-dir).
-      await git(commonDir, ["worktree", "remove", "--force", folder]);
+      await this.removeFolder(commonDir, folder);
       this.deps.log.warn(`removed the worktree ${folder} of a deleted chat; its branch keeps its work`);
     } catch (error) {
       this.deps.log.warn(`left ${folder} in place: ${(error as Error).message}`);
     }
   }
 
+  /**
+   * The repository (its git folder) whose worktree `folder` is, among those Parley made worktrees in:
+   * found by the folder git keeps for the worktree there, never through the worktree's own `.git` file,
+   * which its chat's commands may have pointed at a git folder of their making (see pinnedGit).
+   */
+  private async ownerOf(folder: string, known: readonly string[]): Promise<string | undefined> {
+    for (const commonDir of known) {
+      const gitdir = path.join(pinnedGit(commonDir, folder).GIT_DIR!, "gitdir");
+      const named = await fs.readFile(gitdir, "utf8").catch(() => undefined);
+      if (named && (await fs.realpath(path.dirname(named.trim())).catch(() => "")) === folder) return commonDir;
+    }
+    return undefined;
+  }
+
   /** Commits a worktree's uncommitted work on its branch. */
-  private async keepOnBranch(folder: string): Promise<void> {
+  private async keepOnBranch(commonDir: string, folder: string): Promise<void> {
     if (!existsSync(folder)) return;
-    const snapshot = await snapshotCommit(folder);
+    const pinned = pinnedGit(commonDir, folder);
+    const snapshot = await snapshotCommit(folder, pinned);
     if (!snapshot.uncommitted) return;
-    await git(folder, ["add", "-A"]);
+    await git(folder, ["add", "-A"], { env: pinned });
     await git(folder, ["commit", "-q", "-m", "Work of a Parley chat, kept when the chat was deleted"], {
-      env: await commitIdentity(folder),
+      env: { ...pinned, ...(await commitIdentity(folder, pinned)) },
     });
   }
 
-  private async removeFolder(record: WorktreeRecord): Promise<void> {
-    if (existsSync(record.path))
-      await git(record.repoDir, ["worktree", "remove", "--force", record.path]).catch(() => undefined);
-    await git(record.repoDir, ["worktree", "prune"]).catch(() => undefined);
-    // What git would not remove (a folder it no longer knew) goes too: it is Parley's own.
-    await fs.rm(record.path, { recursive: true, force: true });
+  /** Removes a worktree's folder (`repo`: the repository's top or its git folder). */
+  private async removeFolder(repo: string, folder: string): Promise<void> {
+    if (existsSync(folder)) await git(repo, ["worktree", "remove", "--force", folder]).catch(() => undefined);
+    // What git would not remove (a folder it no longer knew, a `.git` file the chat rewrote) goes too:
+    // it is Parley's own. Then git forgets it.
+    await fs.rm(folder, { recursive: true, force: true });
+    await git(repo, ["worktree", "prune"]).catch(() => undefined);
+  }
+
+  /**
+   * The worktree's files as a commit (see snapshotCommit), with git held to its own git folders. 409 when
+   * git cannot read them: the chat's commands can make `git add` fail (a nested repository without a
+   * commit), and that is the worktree's state, not Parley's fault.
+   */
+  private async snapshot(record: WorktreeRecord) {
+    try {
+      return await snapshotCommit(record.path, pinnedGit(record.gitDir, record.path));
+    } catch (error) {
+      if (error instanceof GitError) throw conflict(`git cannot read this chat's worktree: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Files the chat's work (its folder's, or its branch's when the folder is gone) changed that the base lacks. */
   private async unmergedFiles(record: WorktreeRecord): Promise<string[]> {
-    const ours = existsSync(record.path) ? (await snapshotCommit(record.path)).commit : await this.branchTip(record);
+    const ours = existsSync(record.path) ? (await this.snapshot(record)).commit : await this.branchTip(record);
     if (!ours) return [];
     const from = await mergeBase(record.repoDir, await this.baseRef(record), ours);
     return (await changedFiles(record.repoDir, from, ours)).map((change) => change.path);

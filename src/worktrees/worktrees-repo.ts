@@ -83,6 +83,13 @@ export class WorktreesRepo {
     return (statement(this.db, "SELECT * FROM worktrees WHERE state = 'ready'").all() as Row[]).map(toRecord);
   }
 
+  /** The git folder of every repository a worktree chat was made in (start-up clean-up knows its orphans by them). */
+  gitDirs(): string[] {
+    return (statement(this.db, "SELECT DISTINCT git_dir FROM worktrees").all() as { git_dir: string }[]).map(
+      (row) => row.git_dir,
+    );
+  }
+
   /** A project's worktree chats (not discarded), newest first. */
   activeInProject(projectId: string): WorktreeRecord[] {
     return (
