@@ -39,8 +39,11 @@ export type ToolEnvironmentDeps = {
 
 /** A chat's own working folder, when it has one (a worktree chat's, see src/worktrees). */
 export type Workspaces = {
-  /** The folder and the repository's git folder; undefined for a chat without one; throws (409) when it is gone. */
-  workspaceOf(chatId: string): { dir: string; gitDir: string } | undefined;
+  /**
+   * The folder, and the folders of its repository's git folder its commands may write (to commit on
+   * the chat's branch); undefined for a chat without one; throws (409) when it is gone.
+   */
+  workspaceOf(chatId: string): { dir: string; gitWritable: readonly string[] } | undefined;
 };
 
 export type ToolContextParams = {
@@ -70,15 +73,15 @@ export class ToolEnvironment {
     const { snapshot, chatId, turnId } = params;
     const mcp = this.deps.mcp;
     const sandbox = this.deps.sandbox;
-    // A worktree chat's commands may commit: its repository's git folder is writable too.
-    const gitDir = this.deps.workspaces?.workspaceOf(chatId)?.gitDir;
+    // A worktree chat's commands may commit on its branch: that share of the repository's git folder is writable.
+    const gitWritable = this.deps.workspaces?.workspaceOf(chatId)?.gitWritable;
     const shellSandbox: ShellSandbox | undefined =
       sandbox &&
       ((command) =>
         sandbox.command({
           ...command,
           projectRoot: params.root,
-          ...(gitDir === undefined ? {} : { gitDir }),
+          ...(gitWritable === undefined ? {} : { gitWritable }),
           settings: snapshot.sandbox,
         }));
     return {

@@ -80,6 +80,25 @@ export function pinnedGit(commonDir: string, worktree: string): Record<string, s
 }
 
 /**
+ * The folders of the repository's git folder a worktree chat's sandboxed commands may write, so git
+ * commits on its branch: the objects, the worktree's own folder there (HEAD, index, logs) and the
+ * folders of its branch's ref and reflog (`refs/heads/parley/` for `parley/<slug>`, shared with the
+ * other chats' branches). A branch without a folder part gets none: its ref sits beside the user's
+ * branches, and a commit from the sandbox then fails (Parley still merges it). Everything else, the
+ * user's branches, HEAD and index among it, stays read-only. Pure.
+ */
+export function gitShare(commonDir: string, worktree: string, branch: string): string[] {
+  const folder = branch.includes("/") ? branch.slice(0, branch.lastIndexOf("/")) : undefined;
+  return [
+    path.join(commonDir, "objects"),
+    path.join(commonDir, "worktrees", path.basename(worktree)),
+    ...(folder === undefined
+      ? []
+      : [path.join(commonDir, "refs", "heads", folder), path.join(commonDir, "logs", "refs", "heads", folder)]),
+  ];
+}
+
+/**
  * The worktree's files as a commit: HEAD itself when nothing is uncommitted, else a commit on HEAD made
  * through a copy of its index, so neither its index nor its branch moves (a check changes nothing).
  * `pinned` is the worktree's pinnedGit.

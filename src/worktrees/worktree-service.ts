@@ -19,6 +19,7 @@ import {
   changedFiles,
   currentBranch,
   fileAt,
+  gitShare,
   hasTrackedChanges,
   headCommit,
   ignoredInTheWay,
@@ -159,14 +160,17 @@ export class WorktreeService {
    * without one. 409 once it was discarded or its folder is gone: a tool must never fall back to the
    * project's own tree, which the chat was promised to leave alone.
    */
-  workspaceOf(chatId: string): { dir: string; gitDir: string } | undefined {
+  workspaceOf(chatId: string): { dir: string; gitWritable: string[] } | undefined {
     const record = this.deps.repo.byChat(chatId);
     if (!record) return undefined;
     if (record.state === "discarded")
       throw conflict("this chat's worktree was discarded; fork the chat or start a new one to go on");
     if (!existsSync(record.path))
       throw conflict(`this chat's worktree folder is gone (${record.path}); discard the worktree to clean up`);
-    return { dir: path.join(record.path, record.subdir), gitDir: record.gitDir };
+    return {
+      dir: path.join(record.path, record.subdir),
+      gitWritable: gitShare(record.gitDir, record.path, record.branch),
+    };
   }
 
   /** GET /api/chats/:id/worktree. */

@@ -100,5 +100,17 @@ describe("a worktree chat's commands in the sandbox", function () {
     assert.match(configured.output, /could not (write|lock) config|Read-only file system/, configured.output);
     assert.ok(!gitOk(p.dir, "config", "--get", "core.pager"), "the repository's config is read-only");
     assert.equal(git(p.dir, "status", "--porcelain"), "");
+
+    // The user's own git state is out of reach: their branch, their HEAD and their index.
+    const moved = await shell(chat.id, `git update-ref refs/heads/main ${info.branch}`);
+    assert.notEqual(moved.exitCode, 0, moved.output);
+    assert.equal(git(p.dir, "rev-parse", "main"), mainBefore, "main did not move");
+    const switched = await shell(chat.id, `git --git-dir=${path.join(p.dir, ".git")} symbolic-ref HEAD refs/heads/x`);
+    assert.notEqual(switched.exitCode, 0, switched.output);
+    assert.equal(git(p.dir, "symbolic-ref", "--short", "HEAD"), "main");
+    const indexBefore = fs.readFileSync(path.join(p.dir, ".git", "index"));
+    const staged = await shell(chat.id, `: > ${path.join(p.dir, ".git", "index")}`);
+    assert.notEqual(staged.exitCode, 0, staged.output);
+    assert.deepEqual(fs.readFileSync(path.join(p.dir, ".git", "index")), indexBefore, "the user's index is untouched");
   });
 });

@@ -5,7 +5,7 @@
 // `/proc`, the hidden paths covered by empty read-only stand-ins, no network unless allowed, its own
 // process namespace (nothing outlives it, nothing outside can be signalled), no capabilities, and a
 // seccomp filter read from a file descriptor. Pure: what the disk holds comes in as `facts`.
-import { gitDirReadOnlyParts, isInside, readOnlyCandidates, type PathFacts } from "./path-facts";
+import { isInside, readOnlyCandidates, type PathFacts } from "./path-facts";
 
 export type BwrapPlan = {
   /** The project folder's real path: read-write. None: nothing is writable but the private `/tmp`. */
@@ -16,11 +16,12 @@ export type BwrapPlan = {
    */
   cwd: string;
   /**
-   * A worktree's shared git folder (its real path; the project is then a worktree of that repository):
-   * read-write like a project's own `.git`, so git commits from the worktree, with `hooks` and `config`
-   * read-only.
+   * A worktree chat's share of its repository's git folder (real paths): the folders its commands may
+   * write so git commits on the chat's branch (the objects, the worktree's own folder there, its
+   * branch's ref folders). The rest of that git folder stays read-only: the user's branches, HEAD,
+   * index, hooks and config are out of reach.
    */
-  gitDir?: string;
+  gitWritable?: readonly string[];
   /** A host folder bound read-write at `CACHE_MOUNT`: caches that outlive the command (an MCP server's). */
   cacheDir?: string;
   /**
@@ -98,15 +99,12 @@ function projectMounts(plan: BwrapPlan): string[] {
   return root === undefined ? [] : ["--bind", root, root, ...readOnlyMounts({ ...plan, projectRoot: root })];
 }
 
-/** A worktree's git folder, read-write but for the parts git runs (those inside it: facts tell). */
-function gitDirMounts(plan: BwrapPlan): string[] {
-  const gitDir = plan.gitDir;
-  if (gitDir === undefined || plan.facts.get(gitDir)?.kind !== "dir") return [];
-  const readOnly = gitDirReadOnlyParts(gitDir).flatMap((part) => {
-    const real = plan.facts.get(part)?.real;
-    return real && isInside(real, gitDir) ? ["--ro-bind", real, real] : [];
+/** A worktree chat's share of its repository's git folder, read-write; those that are not there are skipped. */
+function gitShareMounts(plan: BwrapPlan): string[] {
+  return (plan.gitWritable ?? []).flatMap((folder) => {
+    const fact = plan.facts.get(folder);
+    return fact?.kind === "dir" ? ["--bind", fact.real, fact.real] : [];
   });
-  return ["--bind", gitDir, gitDir, ...readOnly];
 }
 
 /**
@@ -139,7 +137,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     ...cwdMount(plan),
     ...before,
     ...projectMounts(plan),
-    ...gitDirMounts(plan),
+    ...gitShareMounts(plan),
     ...after,
     ...readOnly,
     ...(plan.network === "on" ? [] : ["--unshare-net"]),

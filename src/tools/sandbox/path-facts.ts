@@ -18,11 +18,6 @@ export function readOnlyCandidates(projectRoot: string): string[] {
   ];
 }
 
-/** A worktree's shared git folder: writable, as a project's own `.git` is, but for the parts git runs. */
-export function gitDirReadOnlyParts(gitDir: string): string[] {
-  return [path.join(gitDir, "hooks"), path.join(gitDir, "config")];
-}
-
 /** Whether `inner` is `outer` or lies inside it (both absolute and normalised). */
 export function isInside(inner: string, outer: string): boolean {
   if (outer === "/") return inner.startsWith("/");

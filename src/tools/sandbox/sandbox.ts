@@ -22,7 +22,7 @@ import { probeSandbox } from "./availability";
 import { bwrapArgs, CACHE_MOUNT } from "./bwrap-args";
 import { hiddenPaths } from "./hidden-paths";
 import { HostListProxy } from "./host-list-proxy";
-import { gitDirReadOnlyParts, isInside, readOnlyCandidates, readPathFacts, type PathFacts } from "./path-facts";
+import { isInside, readOnlyCandidates, readPathFacts, type PathFacts } from "./path-facts";
 import { BRIDGE_IPC_FD, bridgeCommand, proxyEnvironment } from "./proxy-bridge";
 import { sandboxStatus, type SandboxAvailability } from "./sandbox-rules";
 import { DENY_UNIX_SOCKETS_FILTER } from "./seccomp-filter";
@@ -38,10 +38,10 @@ export type SandboxRequest = {
   /** The project folder's real path: the one folder the command may write. None: only its temporary folder. */
   projectRoot?: string;
   /**
-   * The project is a worktree of a repository whose git folder is this (a real path): writable as a
-   * project's own `.git` is (git commits from the worktree), its `hooks` and `config` read-only.
+   * The project is a worktree chat's worktree: the folders of its repository's git folder that git
+   * writes to commit on the chat's branch (see BwrapPlan.gitWritable). Ignored without `projectRoot`.
    */
-  gitDir?: string;
+  gitWritable?: readonly string[];
   /**
    * A folder of the host for caches that outlive the command (npm's, `XDG_CACHE_HOME`), writable
    * inside: an MCP server's downloads survive its restarts. Parley's own, never shared between servers.
@@ -127,11 +127,9 @@ export class Sandbox {
       return { command: request.command, args: [...request.args], env: request.env, status, release: () => {} };
     const root = request.projectRoot;
     const hidden = this.hiddenPaths(request.settings, root);
-    const gitDir = root === undefined ? undefined : request.gitDir;
     const facts = await readPathFacts([
       ...hidden,
-      ...(root === undefined ? [] : readOnlyCandidates(root)),
-      ...(gitDir === undefined ? [] : [gitDir, ...gitDirReadOnlyParts(gitDir)]),
+      ...(root === undefined ? [] : [...readOnlyCandidates(root), ...(request.gitWritable ?? [])]),
     ]);
     return availability.kind === "bwrap"
       ? this.bwrap(request, availability.executable, hidden, facts, status)
@@ -176,7 +174,7 @@ export class Sandbox {
     const inner = hosts ? bridgeCommand(process.execPath, request.command, request.args) : request;
     const args = bwrapArgs({
       ...(request.projectRoot === undefined ? {} : { projectRoot: request.projectRoot }),
-      ...(request.projectRoot !== undefined && request.gitDir !== undefined ? { gitDir: request.gitDir } : {}),
+      ...(request.projectRoot !== undefined && request.gitWritable ? { gitWritable: request.gitWritable } : {}),
       ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       ...(request.visible?.length ? { visible: request.visible } : {}),
       cwd: request.cwd,
@@ -225,23 +223,19 @@ export class Sandbox {
     const port = proxy ? await proxy.listen() : undefined;
     const root = request.projectRoot;
     const [, ...readOnly] = root === undefined ? [] : readOnlyCandidates(root);
-    const gitDir = root === undefined ? undefined : facts.get(request.gitDir ?? "")?.real;
-    const gitDirParts = gitDir === undefined ? [] : gitDirReadOnlyParts(request.gitDir!);
+    const gitWritable =
+      root === undefined
+        ? []
+        : (request.gitWritable ?? []).flatMap((p) => (facts.get(p)?.kind === "dir" ? [facts.get(p)!.real] : []));
     const { command, args } = seatbeltArgs({
       ...(root === undefined ? {} : { projectRoot: root }),
-      ...(gitDir === undefined ? {} : { gitDir }),
+      ...(gitWritable.length > 0 ? { gitWritable } : {}),
       ...(request.cacheDir === undefined ? {} : { cacheDir: request.cacheDir }),
       hidden: hidden.flatMap((p) => facts.get(p) ?? []),
-      readOnly: [
-        ...readOnly.flatMap((p) => {
-          const fact = facts.get(p);
-          return fact && root !== undefined && isInside(fact.real, root) ? [fact] : [];
-        }),
-        ...gitDirParts.flatMap((p) => {
-          const fact = facts.get(p);
-          return fact && gitDir !== undefined && isInside(fact.real, gitDir) ? [fact] : [];
-        }),
-      ],
+      readOnly: readOnly.flatMap((p) => {
+        const fact = facts.get(p);
+        return fact && root !== undefined && isInside(fact.real, root) ? [fact] : [];
+      }),
       tmpDir,
       network: port === undefined ? (network as "off" | "on") : { proxyPort: port },
       command: request.command,

@@ -11,13 +11,13 @@ export type SeatbeltPlan = {
    * None: the command writes only its temporary folder (and `cacheDir`).
    */
   projectRoot?: string;
-  /** A worktree's shared git folder: writable (its `hooks` and `config` come in `readOnly`). */
-  gitDir?: string;
+  /** A worktree chat's share of its repository's git folder: writable (see BwrapPlan.gitWritable). */
+  gitWritable?: readonly string[];
   /** A folder that outlives the command for its caches (an MCP server's), readable and writable. */
   cacheDir?: string;
   /** Real paths to hide, each with whether it is a folder. */
   hidden: readonly { real: string; kind: "dir" | "file" }[];
-  /** Real paths inside the project (or `gitDir`) that stay read-only (`.git/hooks`, `.git/config`). */
+  /** Real paths inside the project that stay read-only (`.git/hooks`, `.git/config`). */
   readOnly: readonly { real: string; kind: "dir" | "file" }[];
   /** The command's private temporary folder (its `TMPDIR`), writable. */
   tmpDir: string;
@@ -77,7 +77,6 @@ export function seatbeltProfile(plan: SeatbeltPlan): { profile: string; params: 
   const root = plan.projectRoot;
   const params: Record<string, string> = {
     ...(root === undefined ? {} : { PROJECT: root }),
-    ...(plan.gitDir === undefined ? {} : { GITDIR: plan.gitDir }),
     TMP: plan.tmpDir,
     ...(plan.cacheDir === undefined ? {} : { CACHE: plan.cacheDir }),
   };
@@ -93,10 +92,11 @@ export function seatbeltProfile(plan: SeatbeltPlan): { profile: string; params: 
   const insideProject = (h: { real: string }) => root !== undefined && isInside(h.real, root);
   const outside = hidden.filter((h) => !insideProject(h));
   const inside = hidden.filter(insideProject);
-  const project: Filter[] = [
-    ...(root === undefined ? [] : [{ name: "PROJECT", kind: "dir" } as const]),
-    ...(plan.gitDir === undefined ? [] : [{ name: "GITDIR", kind: "dir" } as const]),
-  ];
+  const gitShare = (plan.gitWritable ?? []).map((real, i) => {
+    params[`GITW_${i}`] = real;
+    return { name: `GITW_${i}`, kind: "dir" } as const;
+  });
+  const project: Filter[] = [...(root === undefined ? [] : [{ name: "PROJECT", kind: "dir" } as const]), ...gitShare];
   const cache: Filter[] = plan.cacheDir === undefined ? [] : [{ name: "CACHE", kind: "dir" }];
   const network =
     plan.network === "on"

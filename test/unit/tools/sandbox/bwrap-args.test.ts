@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { gitShare } from "../../../../src/worktrees/worktree-git";
 import { bwrapArgs, CACHE_MOUNT, type BwrapPlan } from "../../../../src/tools/sandbox/bwrap-args";
 import type { PathFact } from "../../../../src/tools/sandbox/path-facts";
 
@@ -118,54 +119,51 @@ describe("the bubblewrap command line", () => {
     assert.ok(args.includes(`--ro-bind ${ROOT}/.git/config ${ROOT}/.git/config`));
   });
 
-  it("binds a worktree's git folder read-write after the project mounts, with its hooks and config read-only", () => {
+  it("binds a worktree chat's share of its git folder read-write after the project mounts, and nothing else of it", () => {
     const home = "/home/ana/.app";
     const worktree = `${home}/worktrees/fix-1a2b3c4d`;
     const gitDir = `${ROOT}/.git`;
-    const facts = new Map([
-      [home, dir(home)],
-      [gitDir, dir(gitDir)],
-      [`${gitDir}/hooks`, dir(`${gitDir}/hooks`)],
-      [`${gitDir}/config`, file(`${gitDir}/config`)],
+    const share = gitShare(gitDir, worktree, "parley/fix");
+    assert.deepEqual(share, [
+      `${gitDir}/objects`,
+      `${gitDir}/worktrees/fix-1a2b3c4d`,
+      `${gitDir}/refs/heads/parley`,
+      `${gitDir}/logs/refs/heads/parley`,
     ]);
-    const args = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, hidden: [home], facts })));
+    const facts = new Map<string, ReturnType<typeof dir>>([
+      [home, dir(home)],
+      ...share.map((p) => [p, dir(p)] as const),
+    ]);
+    const args = ops(
+      bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitWritable: share, hidden: [home], facts })),
+    );
     const project = args.indexOf(`--bind ${worktree} ${worktree}`);
-    const gitBind = args.indexOf(`--bind ${gitDir} ${gitDir}`);
-    assert.ok(project >= 0 && gitBind > project, "the git folder is bound after the worktree");
-    assert.ok(args.indexOf(`--ro-bind ${gitDir}/hooks ${gitDir}/hooks`) > gitBind, "hooks read-only over it");
-    assert.ok(args.indexOf(`--ro-bind ${gitDir}/config ${gitDir}/config`) > gitBind, "config read-only over it");
+    for (const folder of share) assert.ok(args.indexOf(`--bind ${folder} ${folder}`) > project, `${folder} writable`);
+    assert.ok(
+      !args.includes(`--bind ${gitDir} ${gitDir}`),
+      "the git folder itself stays read-only (HEAD, index, branches)",
+    );
     assert.ok(!args.includes(`--bind ${ROOT} ${ROOT}`), "the project's own tree stays read-only");
     assert.ok(args.indexOf(`--tmpfs ${home}`) < project, "the home is hidden first, the worktree shows through");
-    assert.ok(args.indexOf(`--remount-ro ${home}`) > gitBind);
-    assert.equal(args.filter((op) => op.startsWith("--bind ")).length, 2, "nothing else is writable");
+    assert.equal(args.filter((op) => op.startsWith("--bind ")).length, 1 + share.length, "nothing else is writable");
   });
 
-  it("binds no git folder that is not there, and no git part whose real path leaves it", () => {
-    const worktree = "/home/ana/.app/worktrees/fix-1a2b3c4d";
+  it("shares no ref folder for a branch beside the user's, and binds no share folder that is not there", () => {
+    const worktree = "/home/ana/.app/worktrees/mine-1a2b3c4d";
     const gitDir = `${ROOT}/.git`;
-    const none = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: new Map() })));
+    assert.deepEqual(gitShare(gitDir, worktree, "mine"), [`${gitDir}/objects`, `${gitDir}/worktrees/mine-1a2b3c4d`]);
+    const share = gitShare(gitDir, worktree, "team/x");
+    assert.ok(share.includes(`${gitDir}/refs/heads/team`));
+    const none = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitWritable: share, facts: new Map() })));
     assert.ok(!none.some((op) => op.includes(gitDir)), "absent: nothing bound");
-    const asFile = new Map([[gitDir, file(gitDir)]]);
+    const asFile = new Map([[share[0]!, file(share[0]!)]]);
     assert.ok(
-      !ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: asFile }))).some((op) =>
+      !ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitWritable: share, facts: asFile }))).some((op) =>
         op.includes(gitDir),
       ),
-    );
-    const linkedOut = new Map([
-      [gitDir, dir(gitDir)],
-      [`${gitDir}/hooks`, dir("/home/ana/shared-hooks")],
-      [`${gitDir}/config`, file(`${gitDir}/config`)],
-    ]);
-    const args = ops(bwrapArgs(plan({ projectRoot: worktree, cwd: worktree, gitDir, facts: linkedOut })));
-    assert.ok(args.includes(`--bind ${gitDir} ${gitDir}`));
-    assert.ok(!args.some((op) => op.includes("shared-hooks")), "outside the git folder it is read-only already");
-    assert.ok(args.includes(`--ro-bind ${gitDir}/config ${gitDir}/config`));
-    assert.ok(
-      !ops(bwrapArgs(plan({ facts: linkedOut }))).includes(`--bind ${gitDir} ${gitDir}`),
-      "none without gitDir",
+      "a file where a folder should be: not bound",
     );
   });
-
   it("hides existing folders behind a read-only tmpfs and files behind /dev/null, and skips what does not exist", () => {
     const facts = new Map([
       ["/home/ana/.ssh", dir("/home/ana/.ssh")],
