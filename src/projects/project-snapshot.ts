@@ -31,6 +31,12 @@ export type ProjectLayer = {
 
 type Entries<T> = { items: { index: number; value: T }[]; issues: LayerIssue[] };
 
+/**
+ * The empty project layer, one object: settings are resolved (and cached) per layer object, so the
+ * user's own settings (defaults < app) come from the cache on every turn rather than merged anew.
+ */
+const NO_PROJECT_LAYER: JsonObject = Object.freeze({});
+
 export class ProjectSnapshot {
   private memo = new Map<string, unknown>();
 
@@ -53,7 +59,10 @@ export class ProjectSnapshot {
     return this.once("gates", () => {
       const gates = this.trusted
         ? gatesOf(this.settings)
-        : untrustedGates(gatesOf(this.resolve({})), gatesOf(this.layer.value as Parameters<typeof gatesOf>[0]));
+        : untrustedGates(
+            gatesOf(this.resolve(NO_PROJECT_LAYER)),
+            gatesOf(this.layer.value as Parameters<typeof gatesOf>[0]),
+          );
       // Where nothing can confine a command, `shell` asks even under `allow` (contract 7.5).
       return this.sandboxAvailability ? sandboxedGates(gates, this.sandboxAvailability) : gates;
     });
@@ -66,7 +75,7 @@ export class ProjectSnapshot {
   get sandbox(): SandboxSettings {
     return this.once("sandbox", () =>
       sandboxSettings(
-        this.resolve({}).sandbox,
+        this.resolve(NO_PROJECT_LAYER).sandbox,
         (this.layer.value as { sandbox?: SandboxSettingsInput }).sandbox,
         this.trusted,
       ),
@@ -78,7 +87,7 @@ export class ProjectSnapshot {
    * project alike (an app MCP server, one process for all of them).
    */
   get userSandbox(): SandboxSettings {
-    return this.once("userSandbox", () => sandboxSettings(this.resolve({}).sandbox, undefined, true));
+    return this.once("userSandbox", () => sandboxSettings(this.resolve(NO_PROJECT_LAYER).sandbox, undefined, true));
   }
 
   /** Whether `shell` runs sandboxed in this project, and why not. */

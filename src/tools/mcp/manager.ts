@@ -116,11 +116,23 @@ export class McpManager {
 
   constructor(private readonly deps: McpManagerDeps) {}
 
-  /** The project's servers, each stdio one with the sandbox settings it runs under (in its fingerprint). */
+  /** Each snapshot's server configs, worked out once: a turn asks several times, before its first token. */
+  private readonly configsOf = new WeakMap<ProjectSnapshot, McpServerConfig[]>();
+
+  /**
+   * The project's servers, each stdio one with the sandbox settings it runs under (in its fingerprint).
+   * A snapshot is one read of the project and never changes, so its configs (resolved, fingerprinted:
+   * a hash per server) are kept with it.
+   */
   private configs(snapshot: ProjectSnapshot): McpServerConfig[] {
-    return configuredServers(snapshot.settings, snapshot.layer.value).map((config) =>
-      withSandbox(config, snapshot.userSandbox, snapshot.sandbox),
-    );
+    let configs = this.configsOf.get(snapshot);
+    if (!configs) {
+      configs = configuredServers(snapshot.settings, snapshot.layer.value).map((config) =>
+        withSandbox(config, snapshot.userSandbox, snapshot.sandbox),
+      );
+      this.configsOf.set(snapshot, configs);
+    }
+    return configs;
   }
 
   /** Whether each stdio server of the project runs in the sandbox, by server id (the catalog's `sandboxed`). */
