@@ -22,17 +22,30 @@ export function configuredServers(settings: ResolvedSettings, projectLayer: Json
   );
   const list = Array.isArray(settings.mcpServers) ? settings.mcpServers : [];
   return list.flatMap((raw) => {
-    const parsed = mcpServerEntrySchema.safeParse(raw);
-    if (!parsed.success) return [];
-    const entry = parsed.data;
-    return [
-      {
-        entry,
-        scope: own.has(entry.id) ? ("project" as const) : ("app" as const),
-        fingerprint: createHash("sha256").update(JSON.stringify(entry)).digest("hex"),
-      },
-    ];
+    const parsed = parsedEntry(raw);
+    if (!parsed) return [];
+    return [{ ...parsed, scope: own.has(parsed.entry.id) ? ("project" as const) : ("app" as const) }];
   });
+}
+
+type ParsedEntry = { entry: McpServerEntry; fingerprint: string };
+
+/**
+ * Each entry object's parse and fingerprint, kept with it: resolved settings are frozen and handed back
+ * as the same objects while unchanged, so a turn (which reads a new snapshot) does not validate and
+ * hash every server again before its first token. An entry that does not validate is kept as null.
+ */
+const parsedEntries = new WeakMap<object, ParsedEntry | null>();
+
+function parsedEntry(raw: unknown): ParsedEntry | null {
+  const known = typeof raw === "object" && raw !== null ? parsedEntries.get(raw) : undefined;
+  if (known !== undefined) return known;
+  const parsed = mcpServerEntrySchema.safeParse(raw);
+  const result = parsed.success
+    ? { entry: parsed.data, fingerprint: createHash("sha256").update(JSON.stringify(parsed.data)).digest("hex") }
+    : null;
+  if (typeof raw === "object" && raw !== null && Object.isFrozen(raw)) parsedEntries.set(raw, result);
+  return result;
 }
 
 /** The instance key: an app server is shared by every project; a project server is the project's own. */
