@@ -4,7 +4,7 @@
 // a fake/tools turn writes notes.txt in the chat's worktree, and the webview's openWorktreeDiff message
 // opens VS Code's diff editor with the file at the base beside the file in the worktree.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { git } from "../helpers/git-repo";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
@@ -24,19 +24,6 @@ import { until } from "../helpers/poll";
 import { readEvents } from "../helpers/sse";
 
 type Bootstrap = { serverUrl: string; token: string; projectId: string };
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "T",
-      GIT_AUTHOR_EMAIL: "t@t",
-      GIT_COMMITTER_NAME: "T",
-      GIT_COMMITTER_EMAIL: "t@t",
-    },
-  }).trim();
 
 describe("worktree chats in a real VS Code (code-server): the palette command and the diff editor", function () {
   this.timeout(240_000);

@@ -7,22 +7,15 @@
 // unmerged files and offers Discard anyway. The board and a worktree chat's header at 320 and 1280
 // px, light and dark, with axe.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
+import { git as gitIn } from "../helpers/git-repo";
 import { startBrowserStack, type BrowserStack } from "../helpers/browser-stack";
 import { chooseModel } from "../helpers/model-picker";
 import { until } from "../helpers/poll";
 import { checkScreens } from "../helpers/screens";
 import type { Stack } from "../helpers/stack";
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.invalid",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.invalid",
-};
 
 describe("web UI: worktree chats and the Agents board", function () {
   this.timeout(300_000);
@@ -31,8 +24,7 @@ describe("web UI: worktree chats and the Agents board", function () {
   let page: Page;
   let projectId = "";
 
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: stack.projectDir, encoding: "utf8", env: { ...process.env, ...IDENTITY } }).trim();
+  const git = (...args: string[]) => gitIn(stack.projectDir, ...args);
   const json = async (method: string, route: string, body?: unknown) => (await stack.api(method, route, body)).json();
   const card = (on: Page = page) => on.getByRole("region", { name: "my-project", exact: true });
   const board = (on: Page = page) => on.getByRole("region", { name: "Agents", exact: true });
