@@ -155,7 +155,7 @@ export class ChatTurns {
     if (this.deps.turns.isActive(chat.id)) throw busyChat();
     if (this.deps.compactor?.isBusy(chat.id)) throw compactingChat();
     // A worktree chat works in its worktree (409 once that is gone: never in the project's own tree).
-    const dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? project.dir;
+    const dir = this.deps.tools.workingDir(chat.id, project.dir);
     // One read of the project serves the whole turn: settings, prompt, agent.
     const snapshot = await this.deps.settings.snapshot(project);
     const settings = snapshot.settings;
@@ -239,7 +239,7 @@ export class ChatTurns {
     // The meter reads a worktree chat's files where its turns would (the project's once that is gone).
     let dir = project.dir;
     try {
-      dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? dir;
+      dir = this.deps.tools.workingDir(chat.id, dir);
     } catch {
       // A discarded worktree: the meter still shows what the chat holds.
     }

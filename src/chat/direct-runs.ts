@@ -195,7 +195,7 @@ export class DirectRuns {
     const busy = () => conflict("this chat is already answering; cancel it or wait");
     if (this.deps.turns.isActive(chat.id)) throw busy();
     // A worktree chat's direct runs work in its worktree, as its turns do (409 once that is gone).
-    const dir = this.deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? snapshot.project.dir;
+    const dir = this.deps.tools.workingDir(chat.id, snapshot.project.dir);
     const root = await fs.realpath(dir);
     // Again after the await: a turn that started meanwhile must not be replaced in the active turns.
     if (this.deps.turns.isActive(chat.id)) throw busy();

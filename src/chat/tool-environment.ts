@@ -65,6 +65,14 @@ export type ToolContextParams = {
 export class ToolEnvironment {
   constructor(readonly deps: ToolEnvironmentDeps) {}
 
+  /**
+   * Where the chat's tools work: its worktree's folder for a worktree chat (409 once that was
+   * discarded or deleted: never the project's own tree instead), else `projectDir`.
+   */
+  workingDir(chatId: string, projectDir: string): string {
+    return this.deps.workspaces?.workspaceOf(chatId)?.dir ?? projectDir;
+  }
+
   get retryBaseMs(): number {
     return this.deps.retryBaseMs ?? 500;
   }

@@ -94,7 +94,7 @@ export function toolRoutes(deps: ToolRoutesDeps): Router {
     const chat = deps.chatService.get(params.id);
     const project = deps.projects.byId(chat.projectId);
     // A worktree chat's checkpoints are of its worktree's files.
-    const dir = deps.tools.deps.workspaces?.workspaceOf(chat.id)?.dir ?? project.dir;
+    const dir = deps.tools.workingDir(chat.id, project.dir);
     const result = await revertTurn(deps.checkpoints, chat.id, params.turn, dir, body.force === true);
     deps.chatService.turnReverted(chat, params.turn);
     return result;
