@@ -15,8 +15,7 @@ export const loadUndici = lazyModule(() => import("undici"));
 
 let dispatcher: Agent | undefined;
 
-async function gatewayDispatcher(): Promise<Agent> {
-  const { Agent } = await loadUndici();
+function gatewayDispatcher({ Agent }: typeof import("undici")): Agent {
   dispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256 });
   return dispatcher;
 }
@@ -58,15 +57,30 @@ type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path" | "metho
   method?: Dispatcher.HttpMethod;
 };
 
-export async function gatewayRequest(connection: GatewayConnection, path: string, options: RequestOptions = {}) {
-  const { request } = await loadUndici();
-  const dispatcher = await gatewayDispatcher();
-  return request(endpoint(connection, path), {
-    method: "GET",
-    ...options,
-    headers: { ...connection.headers, ...(options.headers as Record<string, string> | undefined) },
-    dispatcher,
-  });
+/**
+ * Sends a request through the shared pool. Once undici has loaded (it is warmed right after start-up),
+ * the request is dispatched before this returns: undici writes it on a reused connection from an
+ * immediate it queues now, so what the caller queues after this call runs after the request has left
+ * (a chat turn stores its rows then; see ChatTurns.start). Awaiting anything first would let those run
+ * before the write, between the user's Enter and the first token.
+ */
+export function gatewayRequest(
+  connection: GatewayConnection,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Dispatcher.ResponseData> {
+  const undici = loadUndici.loaded();
+  if (!undici) return loadUndici().then(() => gatewayRequest(connection, path, options));
+  try {
+    return undici.request(endpoint(connection, path), {
+      method: "GET",
+      ...options,
+      headers: { ...connection.headers, ...(options.headers as Record<string, string> | undefined) },
+      dispatcher: gatewayDispatcher(undici),
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

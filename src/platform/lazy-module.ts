@@ -4,13 +4,24 @@
 // a first chat, passkey or MCP server never pauses streams that are running.
 
 /** A loader that imports once, on its first call, and keeps the module; after a failure it tries again. */
-export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
+export type LazyModule<T> = {
+  (): Promise<T>;
+  /** The module once it has loaded, without waiting a turn of the event loop; else undefined. */
+  loaded(): T | undefined;
+};
+
+export function lazyModule<T>(load: () => Promise<T>): LazyModule<T> {
   let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
+  let module: T | undefined;
+  const loader = () =>
+    (loading ??= load().then(
+      (loadedModule) => (module = loadedModule),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(loader, { loaded: () => module });
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import diagnostics from "node:diagnostics_channel";
 import fs from "node:fs";
 import path from "node:path";
 import { newChat, send, startChatFixture, TEST_KEY, type ChatFixture } from "../helpers/chat-fixture";
@@ -284,6 +285,31 @@ describe("chat streaming through the gateway", () => {
       ],
     );
     assert.equal(stored[1].id, next[0]!.data.messageId);
+  });
+
+  it("writes the upstream request before it stores the turn", async () => {
+    // The first turn loads undici and opens the pooled connection; the second reuses both, as every
+    // turn after a user's first does.
+    const warm = await newChat(f, { modelId: "fake/echo" });
+    await readEvents(await send(f, warm.id, { content: "warm up" }));
+    const chat = await newChat(f, { modelId: "fake/echo" });
+    const seen: number[] = [];
+    const onRequestWritten = ({ request }: { request: { path: string } }) => {
+      if (!request.path.endsWith("/chat/completions")) return;
+      seen.push(f.s.runtime.messages.listByChat(chat.id).length);
+    };
+    diagnostics.subscribe("undici:client:sendHeaders", onRequestWritten as (message: unknown) => void);
+    try {
+      await readEvents(await send(f, chat.id, { content: "first the request" }));
+    } finally {
+      diagnostics.unsubscribe("undici:client:sendHeaders", onRequestWritten as (message: unknown) => void);
+    }
+    // The turn's store (and all else it does before its first token) waits until the request has left.
+    assert.deepEqual(seen, [0]);
+    assert.deepEqual(
+      f.s.runtime.messages.listByChat(chat.id).map((m) => m.role),
+      ["user", "assistant"],
+    );
   });
 
   it("answers one of two messages sent at once and refuses the other with 409", async () => {
