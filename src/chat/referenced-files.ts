@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { invalid } from "../platform/app-error";
 import { checkRelativePath, isInside } from "../projects/project-path";
+import { FileSnapshots } from "../platform/file-snapshot";
 
 export { checkRelativePath };
 
@@ -16,11 +17,18 @@ export type ReferencedFile = { path: string; content: string; resource?: { serve
 type FileRead = { ok: true; file: ReferencedFile } | { ok: false; reason: string };
 
 /**
+ * Agent files and skills are read on every turn: their text is kept until the file changes on disk,
+ * so a turn pays a stat for each rather than the thread pool's round trips of a read.
+ */
+const instructionTexts = new FileSnapshots<string>();
+
+/**
  * One file, checked and read. The checks (realpath, stat) are synchronous: each takes microseconds,
  * where a round trip through the thread pool per check stood between the user's Enter and the first
- * token on every turn (agent files are read this way each turn). The content is read asynchronously.
+ * token on every turn (agent files are read this way each turn). The content is read asynchronously,
+ * or (`kept`) taken from what was read before while the file has not changed.
  */
-async function readInside(root: string, relPath: string): Promise<FileRead> {
+async function readInside(root: string, relPath: string, kept?: FileSnapshots<string>): Promise<FileRead> {
   const checked = checkRelativePath(relPath);
   if (!checked.ok) return { ok: false, reason: `referenced path "${relPath}" ${checked.reason}` };
   const missing: FileRead = { ok: false, reason: `referenced path "${checked.path}" does not exist in the project` };
@@ -44,10 +52,13 @@ async function readInside(root: string, relPath: string): Promise<FileRead> {
       ok: false,
       reason: `referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB`,
     };
-  const bytes = await fs.readFile(real).catch(() => undefined);
-  if (!bytes) return { ok: false, reason: `referenced file "${checked.path}" cannot be read` };
-  if (bytes.includes(0)) return { ok: false, reason: `referenced file "${checked.path}" is not a text file` };
-  return { ok: true, file: { path: checked.path, content: bytes.toString("utf8") } };
+  const content = await (
+    kept ? kept.read(real, (text) => text) : fs.readFile(real).then((bytes) => bytes.toString("utf8"))
+  ).catch(() => undefined);
+  if (content === undefined) return { ok: false, reason: `referenced file "${checked.path}" cannot be read` };
+  // UTF-8 keeps a NUL byte a NUL character: the same test as on the bytes.
+  if (content.includes("\0")) return { ok: false, reason: `referenced file "${checked.path}" is not a text file` };
+  return { ok: true, file: { path: checked.path, content } };
 }
 
 /** The paths' files, each once; the first that cannot be read is a 400 naming it. */
@@ -69,7 +80,7 @@ export async function readExistingFiles(projectDir: string, relPaths: readonly s
   const root = realpathSync.native(projectDir);
   const reads = await Promise.all(
     [...new Set(relPaths)].map((relPath) =>
-      readInside(root, relPath).catch((): FileRead => ({ ok: false, reason: "unreadable" })),
+      readInside(root, relPath, instructionTexts).catch((): FileRead => ({ ok: false, reason: "unreadable" })),
     ),
   );
   return reads.flatMap((read) => (read.ok ? [read.file] : []));

@@ -62,11 +62,11 @@ export class PromptTurnContext implements TurnContextProvider {
       systemLayers.push(layer);
     };
     const agentFileNames = settings.agentFileNames ?? ["AGENTS.md"];
-    const [agentFiles, skills, environment] = await Promise.all([
+    const [agentFiles, skills] = await Promise.all([
       effective.agentFiles ? readAgentFiles(dir, agentFileNames) : [],
       effective.skills ? scanSkills(dir) : [],
-      settings.chat?.environment === false ? undefined : currentEnvironment(dir),
     ]);
+    const environment = settings.chat?.environment === false ? undefined : currentEnvironment(dir);
     // The prompt stays first; the environment follows it (contract 7.3).
     if (prompt) push(prompt.content, "system");
     if (builtIn) push(builtIn.instructions, "system");

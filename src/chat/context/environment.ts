@@ -2,7 +2,7 @@
 // It names the project folder, the OS and shell, the date (the day only, so the request's prefix stays
 // byte-stable, and cacheable, all day) and the git branch. Every peer sends this; without it a model
 // guesses paths and commands for the wrong system.
-import { promises as fs } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -42,30 +42,50 @@ function shellName(): string {
   return path.basename(process.env.SHELL || "/bin/sh");
 }
 
+/** Longer than any `.git` pointer file or HEAD git writes: anything bigger is not one. */
+const MAX_GIT_FILE_BYTES = 4096;
+
+/**
+ * A small regular file's text, read synchronously: a turn reads these on its way to the gateway,
+ * where a round trip through the thread pool per call (stat, open, read, close) cost more than the
+ * reads. Opened without blocking and checked to be a file, so a FIFO or device planted where git
+ * keeps HEAD cannot stall the server.
+ */
+function smallFileText(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_GIT_FILE_BYTES) return undefined;
+    const buffer = Buffer.alloc(stat.size);
+    const length = readSync(fd, buffer, 0, stat.size, 0);
+    return buffer.toString("utf8", 0, length);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The checked-out branch, read from `.git/HEAD` (a worktree's `.git` file points at its own HEAD):
  * no process is started for it. Undefined outside a repository or on a detached HEAD.
  */
-export async function gitBranch(projectDir: string): Promise<string | undefined> {
+export function gitBranch(projectDir: string): string | undefined {
   const dotGit = path.join(projectDir, ".git");
-  try {
-    let gitDir = dotGit;
-    const stat = await fs.stat(dotGit);
-    if (stat.isFile()) {
-      const pointer = /^gitdir:\s*(.+)$/m.exec(await fs.readFile(dotGit, "utf8"));
-      if (!pointer) return undefined;
-      gitDir = path.resolve(projectDir, pointer[1]!.trim());
-    }
-    const head = (await fs.readFile(path.join(gitDir, "HEAD"), "utf8")).trim();
-    const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-    return ref?.[1];
-  } catch {
-    return undefined;
-  }
+  // A `.git` file is a worktree's pointer to its git folder; a `.git` folder cannot be opened as a file.
+  const pointer = /^gitdir:\s*(.+)$/m.exec(smallFileText(dotGit) ?? "");
+  const gitDir = pointer ? path.resolve(projectDir, pointer[1]!.trim()) : dotGit;
+  const head = smallFileText(path.join(gitDir, "HEAD"))?.trim();
+  return head === undefined ? undefined : /^ref:\s*refs\/heads\/(.+)$/.exec(head)?.[1];
 }
 
-export async function currentEnvironment(projectDir: string, now = new Date()): Promise<Environment> {
-  const branch = await gitBranch(projectDir);
+export function currentEnvironment(projectDir: string, now = new Date()): Environment {
+  const branch = gitBranch(projectDir);
   return {
     projectDir,
     platform: platformName(),
