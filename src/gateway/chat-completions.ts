@@ -3,6 +3,7 @@
 import { createParser } from "eventsource-parser";
 import { interpretChunk, type ChunkPart } from "./upstream-chunk";
 import { bodyMessage } from "./upstream-error";
+import { requestBody } from "./request-body";
 import { gatewayRequest, StreamDroppedError, upstreamFailure, type GatewayConnection } from "./http";
 
 import type { UpstreamMessage } from "../chat/transcript";
@@ -36,7 +37,7 @@ export async function* streamChatCompletion(
   const response = await gatewayRequest(connection, "/chat/completions", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify({ ...body, stream_options: { ...asObject(body.stream_options), include_usage: true } }),
+    body: requestBody({ ...body, stream_options: { ...asObject(body.stream_options), include_usage: true } }),
     signal,
   });
   if (response.statusCode !== 200) {

@@ -52,7 +52,13 @@ export function openGatewayDouble(): GatewayDouble {
         method: options.method,
         path: options.path,
         headers: headersOf(options.headers),
-        body: typeof options.body === "string" ? options.body : "",
+        // A chat completion's body comes as bytes (see request-body.ts), other requests' as text.
+        body:
+          typeof options.body === "string"
+            ? options.body
+            : options.body instanceof Uint8Array
+              ? Buffer.from(options.body).toString("utf8")
+              : "",
         raw: options.body,
       });
       return mock.dispatch(options, handler);
