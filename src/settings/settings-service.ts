@@ -61,6 +61,8 @@ export class SettingsService {
   private readonly parsedRows = new Map<string, { stored: string; raw: JsonObject }>();
   /** Resolved settings per project layer value, for the app layer they were resolved with. */
   private readonly resolvedByProject = new WeakMap<JsonObject, { app: JsonObject; settings: ResolvedSettings }>();
+  /** Each project's last snapshot, with what it was made from (see `snapshot`). */
+  private readonly lastSnapshots = new Map<string, { from: SnapshotSources; snapshot: ProjectSnapshot }>();
 
   constructor(private readonly deps: SettingsServiceDeps) {}
 
@@ -243,7 +245,15 @@ export class SettingsService {
     const layer = await this.readProjectLayer(project);
     const trusted = this.deps.trust?.isTrusted(project.id, layer.raw) ?? false;
     const sandbox = await this.deps.sandboxAvailability?.();
-    return new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted, sandbox);
+    // The same snapshot while nothing it is made of changed: what it works out on first use (the
+    // gates, the sandbox settings, the MCP servers' configs and their hashes) is then not worked out
+    // again on every turn, between the user's Enter and the request.
+    const from: SnapshotSources = { project, layer, app: this.appLayer(), trusted, sandbox };
+    const last = this.lastSnapshots.get(project.id);
+    if (last && sameSources(last.from, from)) return last.snapshot;
+    const snapshot = new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted, sandbox);
+    this.lastSnapshots.set(project.id, { from, snapshot });
+    return snapshot;
   }
 
   /**
@@ -373,5 +383,30 @@ function unboundError(change: SecretChange): AppError {
 function unreadableFile(layer: ProjectLayer): AppError {
   return conflict(
     `${layer.error ?? "the project settings file cannot be read"}; fix the file first, Parley will not overwrite it`,
+  );
+}
+
+/** What a project's snapshot is made of: the stored layers (unchanged, they are the same objects), trust, the sandbox. */
+type SnapshotSources = {
+  project: ProjectRow;
+  layer: ProjectLayer;
+  app: JsonObject;
+  trusted: boolean;
+  sandbox: SandboxAvailability | undefined;
+};
+
+function sameSources(a: SnapshotSources, b: SnapshotSources): boolean {
+  return (
+    a.project.id === b.project.id &&
+    a.project.dir === b.project.dir &&
+    a.project.createdAt === b.project.createdAt &&
+    a.layer.raw === b.layer.raw &&
+    a.layer.value === b.layer.value &&
+    a.layer.error === b.layer.error &&
+    a.layer.path === b.layer.path &&
+    a.layer.dbBacked === b.layer.dbBacked &&
+    a.app === b.app &&
+    a.trusted === b.trusted &&
+    a.sandbox === b.sandbox
   );
 }

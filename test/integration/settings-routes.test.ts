@@ -250,4 +250,32 @@ describe("settings routes", () => {
     await s.api("PATCH", `/api/settings/project?${q}`, { defaultModel: "row/model" });
     assert.equal((await settings()).defaultModel, "row/model");
   });
+
+  it("hands out one snapshot of a project while nothing it is made of changes, and a new one when anything does", async () => {
+    const { project } = await s.runtime.projects.register(s.projectDir);
+    const snapshot = () => s.runtime.settings.snapshot(project);
+    const first = await snapshot();
+    assert.equal(await snapshot(), first, "what it worked out (gates, MCP configs) is kept for the next turn");
+
+    await s.api("PATCH", "/api/settings/app", { toolGates: { shell: "off" } });
+    const afterApp = await snapshot();
+    assert.notEqual(afterApp, first);
+    assert.equal(afterApp.gates.shell, "off");
+    assert.equal(await snapshot(), afterApp);
+
+    fs.writeFileSync(appJson(), JSON.stringify({ toolGates: { file: "allow" }, agents: [{ name: "helper" }] }));
+    const afterFile = await snapshot();
+    assert.notEqual(afterFile, afterApp);
+    assert.equal(afterFile.trusted, false, "a project bringing an allow gate waits for trust");
+    assert.deepEqual(
+      afterFile.agents.agents.map((a) => a.name),
+      ["helper"],
+    );
+
+    await s.api("POST", `/api/projects/${project.id}/trust`, { trusted: true });
+    const trusted = await snapshot();
+    assert.notEqual(trusted, afterFile, "trusting the project is a new snapshot");
+    assert.equal(trusted.trusted, true);
+    assert.equal(trusted.gates.file, "allow");
+  });
 });
