@@ -132,6 +132,56 @@ describe("web UI: a long transcript", function () {
     }
   });
 
+  it("takes Up on the first loaded message once the older page it waits for has come", async () => {
+    const { page, close } = await openChat(longChat);
+    // Older pages are held until released: the reader reaches the top of what is loaded first, as on
+    // a loaded machine.
+    const held: (() => Promise<void>)[] = [];
+    await page.route(`**/api/chats/${longChat}?*`, (route) => {
+      if (new URL(route.request().url()).searchParams.has("before")) held.push(() => route.continue());
+      else void route.continue();
+    });
+    try {
+      await page.getByText(lastMessageMark("LONG")).waitFor();
+      await page.locator("ol.messages").focus();
+      const focused = () =>
+        page.evaluate(() => ({
+          key: document.activeElement?.getAttribute("data-key") ?? "",
+          at: Number(document.activeElement?.getAttribute("aria-posinset")),
+        }));
+      // Up, one item at a time, to the first loaded one.
+      for (let presses = 0; presses < 500; presses++) {
+        const before = await focused();
+        if (before.at === 1) break;
+        await page.keyboard.press("ArrowUp");
+        await page.waitForFunction(
+          (from) =>
+            !!document.activeElement?.getAttribute("data-key") &&
+            document.activeElement.getAttribute("data-key") !== from,
+          before.key,
+        );
+      }
+      const top = await focused();
+      assert.equal(top.at, 1, "on the first loaded message");
+      await page.keyboard.press("ArrowUp");
+      await page.waitForFunction(() => document.querySelector("ol.messages")?.getAttribute("aria-busy") === "true");
+      for (const release of held.splice(0)) await release();
+      await page.unroute(`**/api/chats/${longChat}?*`);
+      // The page came in front: the move goes on to the message just before.
+      await page.waitForFunction((from) => {
+        const now = document.activeElement;
+        const was = document.querySelector(`ol.messages > li[data-key="${CSS.escape(from)}"]`);
+        return (
+          !!now?.getAttribute("data-key") &&
+          !!was &&
+          Number(now.getAttribute("aria-posinset")) === Number(was.getAttribute("aria-posinset")) - 1
+        );
+      }, top.key);
+    } finally {
+      await close();
+    }
+  });
+
   it("finds a message far from the end, reading older pages when asked, and scrolls to it (axe clean)", async () => {
     for (const [width, scheme] of [
       [320, "light"],
