@@ -104,19 +104,40 @@ describe("web UI: a long transcript", function () {
       const press = async (key: "ArrowUp" | "ArrowDown") => {
         const from = await focusedKey();
         await page.keyboard.press(key);
-        await page.waitForFunction(
-          ({ from, step }) => {
-            const now = document.activeElement;
-            const before = document.querySelector(`ol.messages > li[data-key="${CSS.escape(from)}"]`);
-            return (
-              !!now?.getAttribute("data-key") &&
-              now !== before &&
-              !!before &&
-              Number(now.getAttribute("aria-posinset")) === Number(before.getAttribute("aria-posinset")) + step
-            );
-          },
-          { from, step: key === "ArrowUp" ? -1 : 1 },
-        );
+        await page
+          .waitForFunction(
+            ({ from, step }) => {
+              const now = document.activeElement;
+              const before = document.querySelector(`ol.messages > li[data-key="${CSS.escape(from)}"]`);
+              return (
+                !!now?.getAttribute("data-key") &&
+                now !== before &&
+                !!before &&
+                Number(now.getAttribute("aria-posinset")) === Number(before.getAttribute("aria-posinset")) + step
+              );
+            },
+            { from, step: key === "ArrowUp" ? -1 : 1 },
+            { timeout: 15_000 },
+          )
+          .catch(async (error: Error) => {
+            // What the page looked like when the move did not happen: a flaky failure can be read.
+            const state = await page.evaluate((from) => {
+              const list = document.querySelector("ol.messages");
+              const now = document.activeElement;
+              const rendered = Array.from(list?.querySelectorAll(":scope > li[data-key]") ?? []);
+              return {
+                focused: now === document.body ? "body" : `${now?.tagName} ${now?.getAttribute("data-key") ?? ""}`,
+                focusedAt: now?.getAttribute("aria-posinset"),
+                fromRenderedAt: rendered
+                  .find((li) => li.getAttribute("data-key") === from)
+                  ?.getAttribute("aria-posinset"),
+                rendered: `${rendered[0]?.getAttribute("aria-posinset")}..${rendered.at(-1)?.getAttribute("aria-posinset")} of ${rendered[0]?.getAttribute("aria-setsize")}`,
+                scrollTop: list?.scrollTop,
+                busy: list?.getAttribute("aria-busy"),
+              };
+            }, from);
+            throw new Error(`${key} from ${from} did not move the focus: ${JSON.stringify(state)} (${error.message})`);
+          });
       };
       assert.ok((await focusedKey()) !== "", "focus is on an item");
       // 20 items up, most of them not in the DOM when the walk began, and one back down.
