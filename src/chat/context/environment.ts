@@ -2,7 +2,7 @@
 // It names the project folder, the OS and shell, the date (the day only, so the request's prefix stays
 // byte-stable, and cacheable, all day) and the git branch. Every peer sends this; without it a model
 // guesses paths and commands for the wrong system.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -32,14 +32,18 @@ export function localDay(now: Date): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-function platformName(): string {
-  const names: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
-  return `${names[process.platform] ?? process.platform} (${os.release()}, ${process.arch})`;
-}
+/** The system and the shell do not change while Parley runs: worked out once, not on every turn. */
+let system: { platform: string; shell: string } | undefined;
 
-function shellName(): string {
-  if (process.platform === "win32") return path.basename(process.env.ComSpec ?? "cmd.exe");
-  return path.basename(process.env.SHELL || "/bin/sh");
+function systemNames(): { platform: string; shell: string } {
+  const names: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
+  return (system ??= {
+    platform: `${names[process.platform] ?? process.platform} (${os.release()}, ${process.arch})`,
+    shell:
+      process.platform === "win32"
+        ? path.basename(process.env.ComSpec ?? "cmd.exe")
+        : path.basename(process.env.SHELL || "/bin/sh"),
+  });
 }
 
 /** Longer than any `.git` pointer file or HEAD git writes: anything bigger is not one. */
@@ -52,6 +56,10 @@ const MAX_GIT_FILE_BYTES = 4096;
  * keeps HEAD cannot stall the server.
  */
 function smallFileText(file: string): string | undefined {
+  // Most folders have no `.git` file: a stat that finds nothing throws nothing (an error object is
+  // costly to make), where an open would.
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile() || stat.size > MAX_GIT_FILE_BYTES) return undefined;
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -88,8 +96,7 @@ export function currentEnvironment(projectDir: string, now = new Date()): Enviro
   const branch = gitBranch(projectDir);
   return {
     projectDir,
-    platform: platformName(),
-    shell: shellName(),
+    ...systemNames(),
     day: localDay(now),
     ...(branch ? { branch } : {}),
   };
