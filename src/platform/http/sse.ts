@@ -43,12 +43,22 @@ export function openSse(req: Request, res: Response, registry: SseRegistry, onCl
   res.socket?.setNoDelay(true);
 
   let closed = false;
+  /** Whether an event has gone out in this burst (see send). */
+  let burst = false;
   const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
   const channel: SseChannel = {
     send(event, data, id) {
       if (closed) return;
       const idLine = id === undefined ? "" : `id: ${id}\n`;
       res.write(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      // Node holds a response's writes back until the next tick (it corks the socket), and that tick
+      // waits for every promise continuation queued meanwhile: an upstream read that brings many chunks,
+      // or a step's end with its stores, held back the first token. The first event of a burst leaves at
+      // once; the ones after it in the same burst go out together when Node flushes (one write, not one each).
+      if (burst) return;
+      res.socket?.uncork();
+      burst = true;
+      process.nextTick(() => (burst = false));
     },
     close() {
       finish();
