@@ -23,6 +23,22 @@ describe("modules loaded off the start-up path", () => {
     assert.equal(calls, 2);
   });
 
+  it("hands out the loaded module without waiting, once it has loaded, and nothing before or after a failure", async () => {
+    let fail = true;
+    const load = lazyModule(async () => {
+      if (fail) throw new Error("not yet");
+      return { ready: true };
+    });
+    assert.equal(load.loaded(), undefined, "nothing before the first call");
+    await assert.rejects(load());
+    assert.equal(load.loaded(), undefined, "nothing after a failed load");
+    fail = false;
+    const pending = load();
+    assert.equal(load.loaded(), undefined, "nothing while it loads");
+    const module = await pending;
+    assert.equal(load.loaded(), module);
+  });
+
   it("warms loaders one at a time, each in a turn of the event loop of its own, past a failing one", async () => {
     const log: string[] = [];
     const loader =
