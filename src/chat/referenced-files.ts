@@ -18,9 +18,11 @@ type FileRead = { ok: true; file: ReferencedFile } | { ok: false; reason: string
 
 /**
  * Agent files and skills are read on every turn: their text is kept until the file changes on disk,
- * so a turn pays a stat for each rather than the thread pool's round trips of a read.
+ * so a turn pays a stat for each rather than the thread pool's round trips of a read. Only files up to
+ * KEPT_TEXT_BYTES are kept: a repository's fifty half-megabyte skills are read, not held in memory.
  */
 const instructionTexts = new FileSnapshots<string>();
+const KEPT_TEXT_BYTES = 64 * 1024;
 
 /**
  * One file, checked and read. The checks (realpath, stat) are synchronous: each takes microseconds,
@@ -53,7 +55,9 @@ async function readInside(root: string, relPath: string, kept?: FileSnapshots<st
       reason: `referenced file "${checked.path}" is larger than ${MAX_REFERENCED_FILE_BYTES / 1024} KB`,
     };
   const content = await (
-    kept ? kept.read(real, (text) => text) : fs.readFile(real).then((bytes) => bytes.toString("utf8"))
+    kept && stat.size <= KEPT_TEXT_BYTES
+      ? kept.read(real, (text) => text)
+      : fs.readFile(real).then((bytes) => bytes.toString("utf8"))
   ).catch(() => undefined);
   if (content === undefined) return { ok: false, reason: `referenced file "${checked.path}" cannot be read` };
   // UTF-8 keeps a NUL byte a NUL character: the same test as on the bytes.
