@@ -247,7 +247,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     find: (snapshot, id) => prompts.resolve(snapshot, id),
   });
   const activeTurns = new ActiveTurns();
-  const planPins = new PlanPins(kv, (id) => messages.byId(id));
+  const planPins = new PlanPins(
+    kv,
+    (id) => messages.byId(id),
+    (id, tip) => messages.pathTo(tip).some((message) => message.id === id),
+  );
   // A deleted chat's pin goes with it (its messages went with the chat already).
   events.subscribe((event) => {
     if (event.type === "chats.changed" && event.data.chatId && !chats.byId(event.data.chatId))
@@ -299,7 +303,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     context: new PromptTurnContext(
       prompts,
       (snapshot) => mcp.toolsFor(snapshot),
-      (chat) => planPins.text(chat.id),
+      (chat, under) => planPins.text(chat.id, under === undefined ? messages.leafId(chat.id) : under),
     ),
     transaction,
     retryBaseMs: options.retryBaseMs,

@@ -121,20 +121,22 @@ export class ChatService {
    * "Fork from here" (contract 7.4): a new chat with the same settings holding the current path up to
    * and including `messageId` (404 for a message of another chat).
    */
-  fork(id: string, messageId: string): Chat {
+  /** The new chat, and which of its messages copies which of the original's (by id). */
+  fork(id: string, messageId: string): { chat: Chat; copied: ReadonlyMap<string, string> } {
     const source = this.get(id);
     if (!this.messages.inChat(id, messageId)) throw notFound(`no message ${messageId} in this chat`);
     const { id: _id, projectId, leafId: _leaf, createdAt: _created, updatedAt: _updated, ...fields } = source;
     const chat = this.chats.create({ ...fields, projectId, title: forkTitle(source.title) });
+    let copied: ReadonlyMap<string, string>;
     try {
-      this.messages.copyPath(chat.id, this.messages.pathTo(messageId));
+      copied = this.messages.copyPath(chat.id, this.messages.pathTo(messageId));
     } catch (error) {
       this.chats.delete(chat.id);
       throw error;
     }
     const forked = this.get(chat.id);
     this.changed(forked);
-    return forked;
+    return { chat: forked, copied };
   }
 
   delete(id: string): void {

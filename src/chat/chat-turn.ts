@@ -54,8 +54,12 @@ export type TurnContext = {
   mcpTools?: OfferableMcpTool[];
 };
 export interface TurnContextProvider {
-  /** `dir`: the chat's working folder, where agent files, skills and the environment are read. */
-  build(chat: Chat, snapshot: ProjectSnapshot, dir?: string): Promise<TurnContext>;
+  /**
+   * `dir`: the chat's working folder, where agent files, skills and the environment are read. `under`:
+   * where the turn's rows go (an edit's or a retry's branch point, null for a new first message), when
+   * not under the chat's leaf: the version of the conversation the request is made of.
+   */
+  build(chat: Chat, snapshot: ProjectSnapshot, dir?: string, under?: string | null): Promise<TurnContext>;
 }
 
 export type ChatTurnDeps = {
@@ -165,6 +169,7 @@ export class ChatTurns {
     const serversStarted = this.deps.mcp?.whenStarted(snapshot) ?? Promise.resolve();
     const modelId = body.modelId ?? chat.modelId ?? settings.defaultModel;
     if (!modelId) throw invalid("choose a model for this chat first");
+    const branch = this.branchOf(chat, body);
     // Independent lookups at once: they stand between the user's Enter and the first token.
     const [resolved, files, resources, context] = await Promise.all([
       // The catalog holds the model's window, which the meter and compaction need from the first
@@ -177,10 +182,11 @@ export class ChatTurns {
       readReferencedFiles(dir, body.referencedPaths ?? []),
       readReferencedResources(this.deps.mcp, snapshot, body.referencedResources ?? []),
       serversStarted.then(
-        () => this.deps.context?.build(chat, snapshot, dir) ?? Promise.resolve<TurnContext>({ systemMessages: [] }),
+        () =>
+          this.deps.context?.build(chat, snapshot, dir, branch.from) ??
+          Promise.resolve<TurnContext>({ systemMessages: [] }),
       ),
     ]);
-    const branch = this.branchOf(chat, body);
     // The project's real path: a synchronous realpath is microseconds, a thread-pool one a round trip.
     return {
       chat,

@@ -197,7 +197,7 @@ export class MessagesRepo {
    * under the one before it; a compaction's `through` follows its row. Usage stays with the original
    * (it was spent once), and so do the turns' ids, whose checkpoints belong to the original's files.
    */
-  copyPath(chatId: string, path: readonly Message[]): void {
+  copyPath(chatId: string, path: readonly Message[]): ReadonlyMap<string, string> {
     const ids = new Map(path.map((m) => [m.id, newMessageId()]));
     this.db.transaction(() => {
       let parentId: string | null = null;
@@ -220,6 +220,7 @@ export class MessagesRepo {
         parentId = id;
       }
     })();
+    return ids;
   }
 
   /** The most recently stored row under `id` (itself when it has no children): where its branch ends. */

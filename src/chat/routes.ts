@@ -12,6 +12,7 @@ import { openSse, type SseChannel, type SseRegistry } from "../platform/http/sse
 import type { WorktreeService } from "../worktrees/worktree-service";
 import type { ProjectRow } from "../projects/projects-repo";
 import type { CreateChatBody } from "../shared/chats";
+import type { PlanPins } from "./plan/plan-pins";
 
 export type ChatRoutesDeps = {
   projects: ProjectRegistry;
@@ -20,6 +21,7 @@ export type ChatRoutesDeps = {
   chatTurns: ChatTurns;
   activeTurns: ActiveTurns;
   worktrees: WorktreeService;
+  planPins: Pick<PlanPins, "carry">;
 };
 
 function pipe(broadcast: TurnBroadcast, channel: SseChannel, afterId: number): () => void {
@@ -80,9 +82,12 @@ export function chatRoutes(deps: ChatRoutesDeps, streams: SseRegistry): Router {
     return deps.chatService.update(chat.id, body, deps.projects.byId(chat.projectId), canSwitch);
   });
 
-  route(router, "POST /api/chats/:id/fork", ({ params, body }) =>
-    created(deps.chatService.fork(params.id, body.messageId)),
-  );
+  route(router, "POST /api/chats/:id/fork", ({ params, body }) => {
+    const { chat, copied } = deps.chatService.fork(params.id, body.messageId);
+    // A plan the chat implements goes with the fork when its answer is among what was copied.
+    deps.planPins.carry(params.id, chat.id, copied);
+    return created(chat);
+  });
 
   route(router, "DELETE /api/chats/:id", async ({ params }) => {
     deps.activeTurns.cancel(params.id);

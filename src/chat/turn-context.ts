@@ -22,12 +22,20 @@ export class PromptTurnContext implements TurnContextProvider {
     private readonly prompts: PromptService,
     /** The MCP tools the project's servers offer (none without a manager). */
     private readonly mcpTools: (snapshot: ProjectSnapshot) => OfferableMcpTool[] = () => [],
-    /** The text of the plan the chat implements (pinned by "Implement this plan"), if any. */
-    private readonly pinnedPlan: (chat: Chat) => string | undefined = () => undefined,
+    /**
+     * The text of the plan the chat implements (pinned by "Implement this plan"), if any, for a turn
+     * whose rows go under `under` (the chat's leaf when undefined; see TurnContextProvider.build).
+     */
+    private readonly pinnedPlan: (chat: Chat, under?: string | null) => string | undefined = () => undefined,
   ) {}
 
   /** `dir`: the chat's working folder when it is not the project's (a worktree chat's). */
-  async build(chat: Chat, snapshot: ProjectSnapshot, dir = snapshot.project.dir): Promise<TurnContext> {
+  async build(
+    chat: Chat,
+    snapshot: ProjectSnapshot,
+    dir = snapshot.project.dir,
+    under?: string | null,
+  ): Promise<TurnContext> {
     const { settings } = snapshot;
     const mcpTools = this.mcpTools(snapshot);
     // Every tool the project offers: native tools and the MCP tools of its servers.
@@ -74,7 +82,7 @@ export class PromptTurnContext implements TurnContextProvider {
     if (agentFiles.length > 0) push(agentFilesMessage(agentFiles), "instructions");
     if (skills.length > 0) push(skillsMessage(skills), "instructions");
     // Pinned: compaction never touches the instructions layer, so the plan outlives any summary.
-    const plan = this.pinnedPlan(chat);
+    const plan = this.pinnedPlan(chat, under);
     if (plan) push(pinnedPlanText(plan), "instructions");
 
     return {

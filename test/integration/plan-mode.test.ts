@@ -195,6 +195,44 @@ describe("Plan mode", function () {
     assert.equal(chat.agent, "Plan", "a refused implement changes nothing");
   });
 
+  it("pins the plan only on the version of the conversation that holds it, and in a fork that copies it", async () => {
+    const chatId = await planChat();
+    await turn(chatId, "Plan: rename the module");
+    const before = ((await (await f.s.api("GET", `/api/chats/${chatId}`)).json()) as any).messages;
+    const asked = before.find((m: any) => m.role === "user");
+    const plan = before.at(-1);
+    assert.equal((await f.s.api("POST", `/api/chats/${chatId}/implement-plan`, { messageId: plan.id })).status, 200);
+    const pinned = () => systemText(lastRequest()).includes(plan.content);
+    await turn(chatId, IMPLEMENT_PLAN_MESSAGE);
+    assert.ok(pinned(), "pinned on the version that holds the plan");
+    const implemented = ((await (await f.s.api("GET", `/api/chats/${chatId}`)).json()) as any).messages.at(-1);
+
+    // The first message edited: a version of the conversation without the plan.
+    const edited = await send(f, chatId, { content: "Something else entirely", parentId: asked.id });
+    assert.equal(edited.status, 200);
+    await readEvents(edited);
+    assert.ok(!pinned(), "the edited version never had the plan");
+    await turn(chatId, "and then?");
+    assert.ok(!pinned());
+
+    // Back to the version with the plan: pinned again.
+    const back = await f.s.api("PATCH", `/api/chats/${chatId}`, { leafId: implemented.id });
+    assert.equal(back.status, 200, await back.clone().text());
+    await turn(chatId, "go on");
+    assert.ok(pinned(), "pinned again on its own version");
+
+    // A fork after the plan keeps it; a fork from before it does not.
+    const fork = async (messageId: string) =>
+      ((await (await f.s.api("POST", `/api/chats/${chatId}/fork`, { messageId })).json()) as { id: string }).id;
+    const after = await fork(implemented.id);
+    await turn(after, "in the fork");
+    assert.ok(pinned(), "a fork that copied the plan keeps it");
+    const early = await fork(asked.id);
+    assert.equal(f.s.runtime.planPins.pinnedId(early), undefined);
+    await turn(early, "in the early fork");
+    assert.ok(!pinned(), "a fork from before the plan has none");
+  });
+
   it("forgets a deleted chat's pin", async () => {
     const chatId = await planChat();
     await turn(chatId, "a plan");
