@@ -251,8 +251,12 @@ export class MessagesRepo {
          coalesce(sum(json_extract(usage_json, '$.reasoningTokens')), 0) AS reasoningTokens,
          coalesce(sum(json_extract(usage_json, '$.cost')), 0) AS cost,
          count(*) - count(json_extract(usage_json, '$.cost')) AS unknownCostTurns
-       FROM messages WHERE chat_id = ? AND usage_json IS NOT NULL`,
-    ).get(chatId) as UsageTotals;
+       FROM (
+         SELECT usage_json FROM messages WHERE chat_id = ? AND usage_json IS NOT NULL
+         UNION ALL
+         SELECT usage_json FROM spent_usage WHERE chat_id = ?
+       )`,
+    ).get(chatId, chatId) as UsageTotals;
     return { ...row, cost: row.unknownCostTurns > 0 ? null : row.cost };
   }
 
@@ -272,10 +276,19 @@ export class MessagesRepo {
    * Removes one message (a compaction entry the user undid); whether it existed. Its children move up
    * to its parent, so the branches through it stay whole.
    */
-  delete(id: string): boolean {
+  /**
+   * Removes a row from the tree (its children hang under its parent). `keepUsage`: what it was paid
+   * for stays the chat's (see migration 11), as for an undone compaction's summary request.
+   */
+  delete(id: string, { keepUsage = false } = {}): boolean {
     const message = this.byId(id);
     if (!message) return false;
     this.db.transaction(() => {
+      if (keepUsage && message.usage)
+        statement(
+          this.db,
+          "INSERT INTO spent_usage (id, chat_id, model_id, usage_json, created_at) VALUES (?, ?, ?, ?, ?)",
+        ).run(`u_${id}`, message.chatId, message.modelId, JSON.stringify(message.usage), message.createdAt);
       statement(this.db, "UPDATE messages SET parent_id = ? WHERE chat_id = ? AND parent_id = ?").run(
         message.parentId,
         message.chatId,

@@ -1,6 +1,7 @@
-// The usage ledger: what was spent, from two tables. Chat turns carry their usage on assistant
-// messages; transcriptions (dictation) have no chat, so they are rows of their own. GET /api/usage
-// reads both, so a transcription's cost counts like a turn's, under its model and its day.
+// The usage ledger: what was spent, from three tables. Chat turns carry their usage on assistant
+// messages (and compaction entries); usage whose row was removed (an undone compaction) stays the
+// chat's in spent_usage; transcriptions (dictation) have no chat, so they are rows of their own.
+// GET /api/usage reads all three, so a transcription's cost counts like a turn's, under its model and day.
 import { randomBytes } from "node:crypto";
 import type { TranscriptionRoute } from "../gateway/model-slices";
 import type { Usage, UsageRow } from "../shared/usage";
@@ -45,6 +46,8 @@ export class UsageLedger {
       `WITH ledger AS (
          SELECT m.model_id, m.created_at, m.usage_json FROM messages m JOIN chats c ON c.id = m.chat_id WHERE ${turns.join(" AND ")}
          UNION ALL
+         SELECT m.model_id, m.created_at, m.usage_json FROM spent_usage m JOIN chats c ON c.id = m.chat_id WHERE ${turns.join(" AND ")}
+         UNION ALL
          SELECT t.model_id, t.created_at, t.usage_json FROM transcriptions t ${heard.length > 0 ? `WHERE ${heard.join(" AND ")}` : ""}
        )
        SELECT ${key} AS key,
@@ -57,6 +60,6 @@ export class UsageLedger {
          count(*) AS turns
        FROM ledger
        GROUP BY key ORDER BY key`,
-    ).all(...turnParams, ...heardParams) as UsageRow[];
+    ).all(...turnParams, ...turnParams, ...heardParams) as UsageRow[];
   }
 }

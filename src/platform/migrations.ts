@@ -222,6 +222,20 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  /*
+   * 11: usage that outlives its row. Undoing a compaction deletes its entry, but the summary request
+   * was paid for: its usage moves here, still the chat's, and GET /api/usage and the chat's totals
+   * count it as before. It goes with its chat, as the chat's other usage does.
+   */ `
+  CREATE TABLE spent_usage (
+    id TEXT PRIMARY KEY,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    model_id TEXT,
+    usage_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX spent_usage_chat ON spent_usage(chat_id);
+  `,
 ];
 
 /**

@@ -115,6 +115,32 @@ describe("compaction", function () {
     assert.ok(!(await chatMessages(chat.id)).some((m) => m.role === "compaction"));
   });
 
+  it("keeps an undone compaction's summary request counted: in GET /api/usage and in the chat's totals", async () => {
+    const chat = await chatWithHistory();
+    const spent = async () => {
+      const byModel = (await (await f.s.api("GET", "/api/usage?groupBy=model")).json()) as {
+        key: string;
+        promptTokens: number;
+        turns: number;
+      }[];
+      const totals = ((await (await f.s.api("GET", `/api/chats/${chat.id}`)).json()) as { usage: unknown }).usage;
+      return { byModel, totals };
+    };
+    const before = await spent();
+    const entry = await (await f.s.api("POST", `/api/chats/${chat.id}/compact`)).json();
+    assert.ok(entry.usage?.promptTokens > 0, "the summary request was paid for");
+    const compacted = await spent();
+    assert.notDeepEqual(compacted, before, "the summary request counts");
+
+    assert.equal((await f.s.api("DELETE", `/api/chats/${chat.id}/compactions/${entry.id}`)).status, 204);
+    assert.ok(!(await chatMessages(chat.id)).some((m) => m.role === "compaction"), "the entry is gone");
+    assert.deepEqual(await spent(), compacted, "what it cost is still counted");
+
+    // It goes with its chat, as the chat's other usage does.
+    assert.equal((await f.s.api("DELETE", `/api/chats/${chat.id}`)).status, 204);
+    assert.deepEqual(((await (await f.s.api("GET", "/api/usage?groupBy=model")).json()) as unknown[]).length, 0);
+  });
+
   it("refuses bad edits and unknown entries, and what cannot be compacted", async () => {
     const chat = await chatWithHistory();
     const entry = await (await f.s.api("POST", `/api/chats/${chat.id}/compact`)).json();

@@ -24,8 +24,9 @@ export class CompactionEntries {
     return this.messages.byId(entry.id)!;
   }
 
+  /** The entry goes; what its summary request cost stays counted (GET /api/usage, the chat's totals). */
   undo(chatId: string, id: string): void {
-    this.messages.delete(this.entry(chatId, id).id);
+    this.messages.delete(this.entry(chatId, id).id, { keepUsage: true });
   }
 
   private entry(chatId: string, id: string): Message {
