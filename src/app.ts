@@ -241,6 +241,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcpOffers: (snapshot) => mcp.offersFor(snapshot),
     chats,
     recentModels,
+    // A worktree chat's popup lists its worktree's files (new ones the agent made included).
+    chatFolder: (chatId) => liveWorktreeFolder(chatId),
+  });
+  const liveWorktreeFolder = (chatId: string): string | undefined => {
+    try {
+      return worktrees.workspaceOf(chatId)?.dir;
+    } catch {
+      // Discarded, or its folder gone: the project's files are listed instead.
+      return undefined;
+    }
+  };
+  // A deleted chat's worktree, or a discarded one, is no folder to watch any more.
+  events.subscribe((event) => {
+    if (event.type !== "chats.changed" || !event.data.chatId) return;
+    const chat = chats.byId(event.data.chatId);
+    if (!chat || (chat.worktreeBranch && !liveWorktreeFolder(chat.id))) mentions.forgetChatFolder(event.data.chatId);
   });
   const chatService = new ChatService(chats, messages, events, {
     snapshot: (project) => settings.snapshot(project),

@@ -114,6 +114,12 @@ export class MentionEngine {
     return this.request({ op: "stats" });
   }
 
+  /** Stops watching and forgets these of its folders (a worktree chat's, once the worktree is gone). */
+  forget(projectIds: string[]): void {
+    const known = projectIds.filter((id) => this.projects.delete(id));
+    if (shared.worker && known.length > 0) void this.request({ op: "forget", projectIds: known }).catch(() => {});
+  }
+
   /** Stops watching and forgets this engine's projects. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -20,7 +20,17 @@ export type MentionDeps = {
   mcpOffers: (snapshot: ProjectSnapshot) => McpOffer[];
   chats: ChatsRepo;
   recentModels: RecentModelsRepo;
+  /**
+   * The folder a chat's tools work in when it is not the project's (a worktree chat's), else
+   * undefined: the popup then lists the files the chat's agent sees and may reference.
+   */
+  chatFolder?: (chatId: string) => string | undefined;
 };
+
+/** The worker's key for a worktree chat's folder, beside the projects' own. */
+function chatFolderKey(chatId: string): string {
+  return `worktree:${chatId}`;
+}
 
 export type MentionSearchOptions = {
   category?: MentionCategory;
@@ -36,6 +46,19 @@ export type MentionSearchOptions = {
 
 export class Mentions {
   constructor(private readonly deps: MentionDeps) {}
+
+  /** Stops watching a chat's worktree and forgets its files (the chat or its worktree is gone); else nothing. */
+  forgetChatFolder(chatId: string): void {
+    this.deps.engine.forget([chatFolderKey(chatId)]);
+  }
+
+  /** Where the popup's files come from: the project's folder, or the chat's worktree (a chat of this project). */
+  private filesOf(snapshot: ProjectSnapshot, chatId?: string): { projectId: string; dir: string } {
+    const { project } = snapshot;
+    const chat = chatId ? this.deps.chats.byId(chatId) : undefined;
+    const folder = chat?.worktreeBranch && chat.projectId === project.id ? this.deps.chatFolder?.(chat.id) : undefined;
+    return folder ? { projectId: chatFolderKey(chat!.id), dir: folder } : { projectId: project.id, dir: project.dir };
+  }
 
   /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker and read from it a part at a time. */
   async scanBody(project: { id: string; dir: string }): Promise<AsyncGenerator<Buffer>> {
@@ -79,7 +102,7 @@ export class Mentions {
 
   /** The catalog as three parts to write in order: the file list (often most of it) comes from the worker as bytes. */
   async catalogBody(snapshot: ProjectSnapshot, chatId?: string): Promise<AsyncGenerator<Buffer | string>> {
-    const { project, fileTags } = snapshot;
+    const { fileTags } = snapshot;
     const others = this.others(snapshot, chatId);
     const of = (category: MentionCategory) => others.filter((o) => o.category === category);
     const rest = JSON.stringify({
@@ -90,12 +113,7 @@ export class Mentions {
       model: of("model")[0]?.label ?? null,
     });
     const engine = this.deps.engine;
-    const held = await engine.request<HeldBody>({
-      op: "catalog",
-      projectId: project.id,
-      dir: project.dir,
-      tags: fileTags,
-    });
+    const held = await engine.request<HeldBody>({ op: "catalog", ...this.filesOf(snapshot, chatId), tags: fileTags });
     return (async function* () {
       let reading = false;
       try {
@@ -126,14 +144,13 @@ export class Mentions {
 
   async search(snapshot: ProjectSnapshot, query: string, options: MentionSearchOptions): Promise<RankedMention[]> {
     const { category, limit, chatId, clientId, seq, signal } = options;
-    const { project, fileTags } = snapshot;
+    const { fileTags } = snapshot;
     const files =
       category === undefined || category === "files"
         ? await this.deps.engine.request<RankedMention[]>(
             {
               op: "search",
-              projectId: project.id,
-              dir: project.dir,
+              ...this.filesOf(snapshot, chatId),
               tags: fileTags,
               query,
               category,

@@ -283,4 +283,36 @@ describe("worktree chats with real git", function () {
     assert.ok(!branches(p.dir).includes(doneInfo.branch));
     assert.equal(read(p.dir, "kept.txt"), "wanted");
   });
+
+  it("lists a worktree chat's own files in the @ popup, the project's for any other chat, and the project's once it is discarded", async () => {
+    const p = await gitProject(f, root, "popup");
+    const chat = await worktreeChat(f, p, "Draft the spec");
+    const other = await (await f.s.api("POST", `/api/projects/${p.id}/chats`, {})).json();
+    await turn(f, chat.id, "write: only-in-worktree.md written by the agent");
+    const found = async (chatId?: string) => {
+      const query = new URLSearchParams({ projectDir: p.dir, q: "only-in-worktree", ...(chatId ? { chatId } : {}) });
+      const res = await f.s.api("GET", `/api/mentions/search?${query}`);
+      assert.equal(res.status, 200, await res.clone().text());
+      return ((await res.json()) as { category: string; label: string }[])
+        .filter((row) => row.category === "files")
+        .map((row) => row.label);
+    };
+    assert.deepEqual(await found(chat.id), ["only-in-worktree.md"], "the chat's worktree is what its popup lists");
+    assert.deepEqual(await found(other.id), [], "another chat of the project lists the project's files");
+    assert.deepEqual(await found(), []);
+    const catalog = await (
+      await f.s.api("GET", `/api/mentions/catalog?${new URLSearchParams({ projectDir: p.dir, chatId: chat.id })}`)
+    ).json();
+    assert.ok(catalog.files.some((file: { path: string }) => file.path === "only-in-worktree.md"));
+
+    const info = await worktreeInfo(f, chat.id);
+    const watched = async () => (await f.s.runtime.mentionEngine.stats()).projects.map((project) => project.dir);
+    assert.ok(
+      (await watched()).some((dir) => dir.startsWith(info.path)),
+      "the worktree is indexed",
+    );
+    assert.equal((await discard(f, chat.id, { force: true })).status, 204);
+    assert.deepEqual(await found(chat.id), [], "a discarded worktree's chat lists the project's files");
+    assert.ok(!(await watched()).some((dir) => dir.startsWith(info.path)), "and its folder is no longer watched");
+  });
 });
