@@ -252,6 +252,10 @@ export class SettingsService {
     const last = this.lastSnapshots.get(project.id);
     if (last && sameSources(last.from, from)) return last.snapshot;
     const snapshot = new ProjectSnapshot(project, layer, (value) => this.resolveWith(value), trusted, sandbox);
+    // Folders read without being registered have ids of their own: the oldest kept snapshot goes first.
+    this.lastSnapshots.delete(project.id);
+    if (this.lastSnapshots.size >= MAX_KEPT_SNAPSHOTS)
+      this.lastSnapshots.delete(this.lastSnapshots.keys().next().value!);
     this.lastSnapshots.set(project.id, { from, snapshot });
     return snapshot;
   }
@@ -385,6 +389,9 @@ function unreadableFile(layer: ProjectLayer): AppError {
     `${layer.error ?? "the project settings file cannot be read"}; fix the file first, Parley will not overwrite it`,
   );
 }
+
+/** Projects whose last snapshot is kept (see SettingsService.snapshot). */
+const MAX_KEPT_SNAPSHOTS = 64;
 
 /** What a project's snapshot is made of: the stored layers (unchanged, they are the same objects), trust, the sandbox. */
 type SnapshotSources = {
