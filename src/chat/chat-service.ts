@@ -119,9 +119,9 @@ export class ChatService {
 
   /**
    * "Fork from here" (contract 7.4): a new chat with the same settings holding the current path up to
-   * and including `messageId` (404 for a message of another chat).
+   * and including `messageId` (404 for a message of another chat). Gives the new chat, and which of its
+   * messages copies which of the original's (by id).
    */
-  /** The new chat, and which of its messages copies which of the original's (by id). */
   fork(id: string, messageId: string): { chat: Chat; copied: ReadonlyMap<string, string> } {
     const source = this.get(id);
     if (!this.messages.inChat(id, messageId)) throw notFound(`no message ${messageId} in this chat`);

@@ -274,11 +274,8 @@ export class MessagesRepo {
 
   /**
    * Removes one message (a compaction entry the user undid); whether it existed. Its children move up
-   * to its parent, so the branches through it stay whole.
-   */
-  /**
-   * Removes a row from the tree (its children hang under its parent). `keepUsage`: what it was paid
-   * for stays the chat's (see migration 11), as for an undone compaction's summary request.
+   * to its parent, so the branches through it stay whole. `keepUsage`: what it was paid for stays the
+   * chat's (see migration 11), as for an undone compaction's summary request.
    */
   delete(id: string, { keepUsage = false } = {}): boolean {
     const message = this.byId(id);

@@ -3,13 +3,14 @@
 // them in the background right after it listens (warmInBackground), before a user can send anything:
 // a first chat, passkey or MCP server never pauses streams that are running.
 
-/** A loader that imports once, on its first call, and keeps the module; after a failure it tries again. */
+/** A module loaded on first use (see lazyModule). */
 export type LazyModule<T> = {
   (): Promise<T>;
   /** The module once it has loaded, without waiting a turn of the event loop; else undefined. */
   loaded(): T | undefined;
 };
 
+/** A loader that imports once, on its first call, and keeps the module; after a failure it tries again. */
 export function lazyModule<T>(load: () => Promise<T>): LazyModule<T> {
   let loading: Promise<T> | undefined;
   let module: T | undefined;
