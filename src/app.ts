@@ -252,12 +252,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return undefined;
     }
   };
-  // A deleted chat's worktree, or a discarded one, is no folder to watch any more.
-  events.subscribe((event) => {
-    if (event.type !== "chats.changed" || !event.data.chatId) return;
-    const chat = chats.byId(event.data.chatId);
-    if (!chat || (chat.worktreeBranch && !liveWorktreeFolder(chat.id))) mentions.forgetChatFolder(event.data.chatId);
-  });
   const chatService = new ChatService(chats, messages, events, {
     snapshot: (project) => settings.snapshot(project),
     find: (snapshot, id) => prompts.resolve(snapshot, id),
@@ -268,10 +262,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     (id) => messages.byId(id),
     (id, tip) => messages.pathTo(tip).some((message) => message.id === id),
   );
-  // A deleted chat's pin goes with it (its messages went with the chat already).
+  // What a chat leaves outside its rows: a deleted chat's plan pin (its messages went with it), and
+  // the popup's watch on its worktree once the chat or its worktree is gone.
   events.subscribe((event) => {
-    if (event.type === "chats.changed" && event.data.chatId && !chats.byId(event.data.chatId))
-      planPins.forget(event.data.chatId);
+    if (event.type !== "chats.changed" || !event.data.chatId) return;
+    const chat = chats.byId(event.data.chatId);
+    if (!chat) planPins.forget(event.data.chatId);
+    if (!chat || (chat.worktreeBranch && !liveWorktreeFolder(chat.id))) mentions.forgetChatFolder(event.data.chatId);
   });
   const interactions = new PendingInteractions();
   const checkpoints = new CheckpointsRepo(db);

@@ -56,8 +56,11 @@ export class Mentions {
   private filesOf(snapshot: ProjectSnapshot, chatId?: string): { projectId: string; dir: string } {
     const { project } = snapshot;
     const chat = chatId ? this.deps.chats.byId(chatId) : undefined;
-    const folder = chat?.worktreeBranch && chat.projectId === project.id ? this.deps.chatFolder?.(chat.id) : undefined;
-    return folder ? { projectId: chatFolderKey(chat!.id), dir: folder } : { projectId: project.id, dir: project.dir };
+    if (chat?.worktreeBranch && chat.projectId === project.id) {
+      const folder = this.deps.chatFolder?.(chat.id);
+      if (folder) return { projectId: chatFolderKey(chat.id), dir: folder };
+    }
+    return { projectId: project.id, dir: project.dir };
   }
 
   /** The body of `POST /api/projects/:id/tags/scan`, serialised by the worker and read from it a part at a time. */
